@@ -1,0 +1,133 @@
+// The `bytes` codec (also registered under its legacy name `endian`).
+// Little-endian data on a little-endian host decodes to a zero-copy view, as
+// in zarrita; big-endian data is swapped in wasm, streamed in blocks.
+import {
+  allocate,
+  bytesOf,
+  checkConfiguration,
+  checkMeta,
+  chunkBytes,
+  cOrderStrides,
+  viewAs,
+} from "./chunk.js";
+import { arrayTypeFor } from "./data-types.js";
+import { describe, throwIfFailed, ZarrCodecError } from "./errors.js";
+import { SCRATCH_BYTES, streamThroughHeap } from "./heap.js";
+import { wasm } from "./module.js";
+
+const CONFIG_MEMBERS = new Set(["endian"]);
+
+export class BytesCodec {
+  kind = "array_to_bytes";
+  #module;
+  #plan;
+  #ArrayType;
+  #shape;
+  #stride;
+  #adapter;
+
+  /**
+   * @param {{endian?: "big" | "little"} | undefined} configuration
+   * @param {{dataType: string, shape: number[]}} meta
+   * @param {{wrapBool?: (bytes: Uint8Array) => unknown}} [adapter]
+   */
+  constructor(configuration, meta, adapter = {}) {
+    const config = checkConfiguration("bytes", configuration);
+    for (const key of Object.keys(config)) {
+      if (!CONFIG_MEMBERS.has(key)) {
+        throw new ZarrCodecError(
+          "INVALID_CONFIGURATION",
+          `bytes: unknown configuration member ${describe(key)} (expected "endian")`,
+        );
+      }
+    }
+    const endian = config.endian ?? undefined;
+    if (endian !== undefined && typeof endian !== "string") {
+      throw new ZarrCodecError(
+        "INVALID_CONFIGURATION",
+        `bytes: endian must be "big" or "little", got ${describe(endian)}`,
+      );
+    }
+    checkMeta("bytes", meta);
+    this.#module = wasm();
+    this.#plan = throwIfFailed(
+      this.#module.planBytes(meta.dataType, endian, meta.shape),
+    );
+    this.#ArrayType = arrayTypeFor(this.#plan.dataType);
+    this.#shape = meta.shape.slice();
+    this.#stride = cOrderStrides(this.#shape);
+    this.#adapter = adapter;
+  }
+
+  /**
+   * @param {{endian?: "big" | "little"} | undefined} configuration
+   * @param {{dataType: string, shape: number[]}} meta
+   */
+  static fromConfig(configuration, meta) {
+    return new BytesCodec(configuration, meta);
+  }
+
+  /** The encoded size equals the decoded size. */
+  computeEncodedSize(decodedByteLength) {
+    return decodedByteLength;
+  }
+
+  /**
+   * @param {Uint8Array} input
+   * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
+   */
+  decode(input) {
+    const bytes = bytesOf("bytes", "decode input", input);
+    this.#checkLength("encoded bytes", bytes.byteLength);
+    let data;
+    if (this.#plan.swapWidth === 1) {
+      data = viewAs(this.#ArrayType, bytes);
+    } else {
+      data = allocate("bytes", this.#ArrayType, bytes.byteLength);
+      this.#transform(bytes, new Uint8Array(data.buffer), false);
+    }
+    return {
+      data: this.#plan.normalizeBool && this.#adapter.wrapBool
+        ? this.#adapter.wrapBool(data)
+        : data,
+      shape: this.#shape,
+      stride: this.#stride,
+    };
+  }
+
+  /**
+   * @param {{data: ArrayBufferView, shape?: number[], stride?: number[]}} chunk
+   * @returns {Uint8Array} fresh bytes; the chunk is never changed
+   */
+  encode(chunk) {
+    const bytes = chunkBytes("bytes", chunk);
+    this.#checkLength("bytes of input", bytes.byteLength);
+    if (this.#plan.swapWidth === 1 && !this.#plan.normalizeBool) {
+      return bytes.slice();
+    }
+    const out = allocate("bytes", Uint8Array, bytes.byteLength);
+    this.#transform(bytes, out, this.#plan.normalizeBool);
+    return out;
+  }
+
+  #checkLength(what, length) {
+    if (length !== this.#plan.byteLength) {
+      throwIfFailed(this.#module.bytesLengthError(this.#plan, what, length));
+    }
+  }
+
+  #transform(src, dst, normalizeBool) {
+    const module = this.#module;
+    const unit = this.#plan.swapWidth;
+    streamThroughHeap(module, {
+      src,
+      dst,
+      units: src.byteLength / unit,
+      unitsPerBlock: Math.floor(SCRATCH_BYTES / unit),
+      srcOffset: (u) => u * unit,
+      dstOffset: (u) => u * unit,
+      kernel: (srcPtr, dstPtr, units) =>
+        module.bytesTransform(unit, normalizeBool, srcPtr, dstPtr, units * unit),
+    });
+  }
+}

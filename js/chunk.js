@@ -1,0 +1,121 @@
+// Checking and viewing what users hand to encode and decode.
+import { describe, ZarrCodecError } from "./errors.js";
+
+const LITTLE_ENDIAN_HOST =
+  new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+export { LITTLE_ENDIAN_HOST };
+
+/** C-order strides of a shape, in elements. */
+export function cOrderStrides(shape) {
+  const stride = new Array(shape.length);
+  let step = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    stride[i] = step;
+    step *= shape[i];
+  }
+  return stride;
+}
+
+/** `configuration` may be absent (defaults) or a plain object. */
+export function checkConfiguration(codec, configuration) {
+  if (configuration === undefined || configuration === null) return {};
+  if (typeof configuration !== "object" || Array.isArray(configuration)) {
+    throw new ZarrCodecError(
+      "INVALID_CONFIGURATION",
+      `${codec}: configuration must be an object, got ${describe(configuration)}`,
+    );
+  }
+  return configuration;
+}
+
+/** `meta` carries the data type name and the chunk shape. */
+export function checkMeta(codec, meta) {
+  if (typeof meta?.dataType !== "string") {
+    throw new ZarrCodecError(
+      "INVALID_METADATA",
+      `${codec}: meta.dataType must be a data type name, got ${describe(meta?.dataType)}`,
+    );
+  }
+  if (!Array.isArray(meta.shape)) {
+    throw new ZarrCodecError(
+      "INVALID_SHAPE",
+      `${codec}: meta.shape must be an array of non-negative integers, got ${describe(meta.shape)}`,
+    );
+  }
+  for (const d of meta.shape) {
+    if (typeof d !== "number") {
+      throw new ZarrCodecError(
+        "INVALID_SHAPE",
+        `${codec}: meta.shape must hold numbers, got ${describe(d)}`,
+      );
+    }
+  }
+  return meta;
+}
+
+// Realm-independent tests (instanceof fails for buffers from another realm:
+// an iframe, a worker message, a vm context).
+function isBufferLike(x) {
+  const tag = Object.prototype.toString.call(x);
+  return tag === "[object ArrayBuffer]" || tag === "[object SharedArrayBuffer]";
+}
+
+/**
+ * The bytes behind an encoded input or a chunk's data, as a Uint8Array view
+ * (no copy). Accepts TypedArrays, DataViews, ArrayBuffers and zarrita's
+ * BoolArray (anything with buffer, byteOffset and byteLength).
+ */
+export function bytesOf(codec, what, value) {
+  if (isBufferLike(value)) return new Uint8Array(value);
+  if (
+    ArrayBuffer.isView(value) ||
+    (value !== null &&
+      typeof value === "object" &&
+      isBufferLike(value.buffer) &&
+      Number.isInteger(value.byteOffset) &&
+      Number.isInteger(value.byteLength))
+  ) {
+    return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  }
+  throw new ZarrCodecError(
+    "INVALID_INPUT",
+    `${codec}: ${what} must be a TypedArray or ArrayBuffer, got ${describe(value)}`,
+  );
+}
+
+/** The data of a chunk `{ data, shape, stride }` passed to encode. */
+export function chunkBytes(codec, chunk) {
+  if (chunk === null || typeof chunk !== "object" || !("data" in chunk)) {
+    throw new ZarrCodecError(
+      "INVALID_INPUT",
+      `${codec}: encode expects a chunk { data, shape, stride }, got ${describe(chunk)}`,
+    );
+  }
+  return bytesOf(codec, "chunk.data", chunk.data);
+}
+
+/**
+ * `bytes` viewed as `ArrayType` without copying, or copied once when the
+ * offset is not a multiple of the element size (a view would throw).
+ */
+export function viewAs(ArrayType, bytes) {
+  const size = ArrayType.BYTES_PER_ELEMENT;
+  if (bytes.byteOffset % size !== 0) bytes = bytes.slice();
+  return new ArrayType(bytes.buffer, bytes.byteOffset, bytes.byteLength / size);
+}
+
+/**
+ * A fresh zero-filled array of `byteLength` bytes; allocation failures
+ * become the package's error instead of a RangeError.
+ */
+export function allocate(codec, ArrayType, byteLength) {
+  try {
+    return new ArrayType(byteLength / ArrayType.BYTES_PER_ELEMENT);
+  } catch (cause) {
+    throw new ZarrCodecError(
+      "OUT_OF_MEMORY",
+      `${codec}: cannot allocate ${byteLength} bytes for the output`,
+      { cause },
+    );
+  }
+}

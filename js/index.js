@@ -1,0 +1,5 @@
+// zarr-codecs-wasm: the Zarr v3 `bytes` and `packbits` codecs in WebAssembly.
+export { BytesCodec } from "./bytes.js";
+export { ZarrCodecError } from "./errors.js";
+export { hasWasmSimd, ready } from "./module.js";
+export { register } from "./register.js";

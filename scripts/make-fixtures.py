@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Writes the test fixtures with the real zarr-python 2 and numcodecs.
+
+Run with Debian's python3 after `apt-get install python3-zarr
+python3-numcodecs` (zarr 2.13.6, numcodecs 0.11.0 when these were made).
+The stores are committed; this script is how they were made, not a test step.
+
+Each store has an `expected.json`: per array, its shape and the little-endian
+bytes of its values in C order (hex), as numpy computed them. Tests compare
+what zarrita + zarr-codecs-wasm decode against those bytes.
+"""
+import json
+import pathlib
+import shutil
+
+import numpy as np
+import zarr
+from numcodecs import PackBits
+
+HERE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+
+def write_store(name, arrays):
+    path = HERE / name
+    shutil.rmtree(path, ignore_errors=True)
+    root = zarr.open_group(str(path), mode="w")
+    expected = {}
+    for key, (values, chunks, filters) in arrays.items():
+        z = root.create_dataset(
+            key, shape=values.shape, chunks=chunks, dtype=values.dtype,
+            compressor=None, filters=filters, fill_value=None)
+        z[...] = values
+        little = values.astype(values.dtype.newbyteorder("<"), copy=True)
+        expected[key] = {
+            "dtype": values.dtype.str,
+            "shape": list(values.shape),
+            "little_endian_hex": little.tobytes(order="C").hex(),
+        }
+    (path / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+
+def big_endian_arrays():
+    f8_patterns = np.array([0x7FF0000000000001, 0x8000000000000000,
+                            0x7FF0000000000000, 0x3FF8000000000000,
+                            0xFFF8DEADBEEF0001], dtype="<u8")
+    f4_patterns = np.array([0x7FC00001, 0x80000000, 0xFF800000, 0x3F800000,
+                            0x7F800001, 0x00000001, 0x12345678], dtype="<u4")
+    return {
+        "int16": (np.arange(-17, 18, dtype=">i2").reshape(5, 7), (2, 3), None),
+        "uint16": (np.array([0, 1, 0xABC, 0xFFFF, 0x8000], dtype=">u2"), (2,), None),
+        "int32": (np.array([-(2**31), -1, 0, 2**31 - 1, 0x01020304], dtype=">i4"), (3,), None),
+        "uint32": (np.array([0xDEADBEEF, 1, 0x80000000], dtype=">u4"), (2,), None),
+        "int64": (np.array([-(2**63), -1, 2**63 - 1, 0x0102030405060708], dtype=">i8"), (3,), None),
+        "uint64": (np.array([0, 1, 2**63, 2**64 - 1, 0x0123456789ABCDEF], dtype=">u8"), (2,), None),
+        "float32": (f4_patterns.view("<f4").astype(">f4"), (3,), None),
+        "float64": (f8_patterns.view("<f8").astype(">f8"), (2,), None),
+        "float16": (np.array([1.0, -0.0, 65504.0, np.inf], dtype=">f2"), (3,), None),
+        "complex64": (np.array([1 + 2j, -0.0 - 3.5j, 1e30 + 0j], dtype=">c8"), (2,), None),
+        "complex128": (np.array([1 + 2j, -0.0 + np.inf * 1j], dtype=">c16"), (1,), None),
+        "int8": (np.array([-128, 0, 127], dtype="|i1"), (2,), None),
+        "bool": (np.array([True, False, True, True, False]), (2,), None),
+        "strings": (np.array(["zarr", "wasm", "ünï"], dtype=">U6"), (2,), None),
+    }
+
+def packbits_arrays():
+    rng = np.random.default_rng(2024)
+    return {
+        # 1-d, chunk of 13 bools: numcodecs pads 3 bits in each chunk.
+        "mask": (rng.random(29) > 0.5, (13,), [PackBits()]),
+        # 2-d edge chunks; chunk size 8 (no padding) and 5 x 3 = 15.
+        "mask2d": (rng.random((11, 7)) > 0.3, (5, 3), [PackBits()]),
+        "aligned": (rng.random(16) > 0.5, (8,), [PackBits()]),
+    }
+
+if __name__ == "__main__":
+    write_store("v2-big-endian.zarr", big_endian_arrays())
+    write_store("v2-packbits.zarr", packbits_arrays())
+    print("zarr", zarr.__version__, "wrote", HERE)

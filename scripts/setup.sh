@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, skipping what is already there:
+# Debian's Emscripten (with clang-14 and its sanitizer runtimes), GoogleTest,
+# and the npm dev dependencies. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v emcc >/dev/null || need+=(emscripten)
+command -v clang++-14 >/dev/null || need+=(clang-14)
+dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
+dpkg -s libgtest-dev >/dev/null 2>&1 || need+=(libgtest-dev)
+command -v cmake >/dev/null || need+=(cmake)
+if ((${#need[@]})); then
+  echo "setup: installing ${need[*]} from Debian"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm dependencies"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

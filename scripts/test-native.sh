@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds the C++ core and its GoogleTest suite with AddressSanitizer and
+# UndefinedBehaviorSanitizer (clang-14), then runs it under CTest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cxx=clang++-14
+command -v "$cxx" >/dev/null || cxx=c++
+cmake -S . -B build/native-asan -DZCW_SANITIZE=ON -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/native-asan -j"$(nproc)"
+cd build/native-asan
+ctest --output-on-failure -j"$(nproc)"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite: native C++ tests under ASan/UBSan (CTest), then the
+# wasm build and the Jest suites against it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+echo "== native core tests (clang-14, ASan + UBSan, CTest)"
+bash scripts/test-native.sh
+echo "== wasm build"
+bash scripts/build-wasm.sh
+echo "== Jest suites"
+node --experimental-vm-modules node_modules/jest/bin/jest.js --ci
+echo "== all tests passed in $((SECONDS - start)) s"
