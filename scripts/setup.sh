@@ -19,7 +19,10 @@ if ((${#need[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# `npm install` keeps the versions package-lock.json pins. (`npm ci` is
+# stricter, and refuses locks that lack other platforms' optional packages,
+# as this machine's npm writes them.)
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm dependencies"
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error
 fi
