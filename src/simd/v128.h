@@ -1,7 +1,7 @@
 // The few 128-bit vector operations the kernels use, over wasm SIMD128 or
 // natively over SSE4.1. Kernels are written once against these; only this
-// file knows the instruction sets. Shuffle indices must stay in 0..15 (the
-// two instruction sets agree only there).
+// file knows the instruction sets. Shuffle indices must be 0..15, or 0x80 for
+// a zero byte (the two instruction sets agree only there).
 #pragma once
 
 #include <cstdint>
@@ -23,16 +23,56 @@ using v128 = v128_t;
 inline v128 load(const void* p) { return wasm_v128_load(p); }
 inline void store(void* p, v128 v) { wasm_v128_store(p, v); }
 inline v128 shuffle_bytes(v128 v, v128 idx) { return wasm_i8x16_swizzle(v, idx); }
+inline v128 and_(v128 a, v128 b) { return wasm_v128_and(a, b); }
+inline v128 or_(v128 a, v128 b) { return wasm_v128_or(a, b); }
+inline v128 xor_(v128 a, v128 b) { return wasm_v128_xor(a, b); }
+inline v128 splat_u8(uint8_t x) { return wasm_i8x16_splat(static_cast<int8_t>(x)); }
+inline v128 splat_u16(uint16_t x) { return wasm_i16x8_splat(static_cast<int16_t>(x)); }
+inline v128 splat_u32(uint32_t x) { return wasm_i32x4_splat(static_cast<int32_t>(x)); }
+inline v128 sub_u8(v128 a, v128 b) { return wasm_i8x16_sub(a, b); }
+inline v128 sub_u16(v128 a, v128 b) { return wasm_i16x8_sub(a, b); }
+inline v128 min_u8(v128 a, v128 b) { return wasm_u8x16_min(a, b); }
+inline v128 eq_u8(v128 a, v128 b) { return wasm_i8x16_eq(a, b); }
+inline v128 shr_u16(v128 v, int n) { return wasm_u16x8_shr(v, n); }
+inline v128 shl_u16(v128 v, int n) { return wasm_i16x8_shl(v, n); }
+inline v128 shr_u32(v128 v, int n) { return wasm_u32x4_shr(v, n); }
+inline v128 shl_u32(v128 v, int n) { return wasm_i32x4_shl(v, n); }
+inline v128 shr_u64(v128 v, int n) { return wasm_u64x2_shr(v, n); }
+inline v128 shl_u64(v128 v, int n) { return wasm_i64x2_shl(v, n); }
+inline v128 mul_u32(v128 a, v128 b) { return wasm_i32x4_mul(a, b); }
+// Narrowing with unsigned saturation; callers keep values in range.
+inline v128 narrow_u32_to_u16(v128 a, v128 b) { return wasm_u16x8_narrow_i32x4(a, b); }
+inline v128 narrow_u16_to_u8(v128 a, v128 b) { return wasm_u8x16_narrow_i16x8(a, b); }
+// Bit i of the result is the top bit of byte i.
+inline uint32_t top_bits_u8(v128 v) { return wasm_i8x16_bitmask(v); }
 #else
 using v128 = __m128i;
 inline v128 load(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 inline void store(void* p, v128 v) { _mm_storeu_si128(static_cast<__m128i*>(p), v); }
 inline v128 shuffle_bytes(v128 v, v128 idx) { return _mm_shuffle_epi8(v, idx); }
+inline v128 and_(v128 a, v128 b) { return _mm_and_si128(a, b); }
+inline v128 or_(v128 a, v128 b) { return _mm_or_si128(a, b); }
+inline v128 xor_(v128 a, v128 b) { return _mm_xor_si128(a, b); }
+inline v128 splat_u8(uint8_t x) { return _mm_set1_epi8(static_cast<char>(x)); }
+inline v128 splat_u16(uint16_t x) { return _mm_set1_epi16(static_cast<short>(x)); }
+inline v128 splat_u32(uint32_t x) { return _mm_set1_epi32(static_cast<int>(x)); }
+inline v128 sub_u8(v128 a, v128 b) { return _mm_sub_epi8(a, b); }
+inline v128 sub_u16(v128 a, v128 b) { return _mm_sub_epi16(a, b); }
+inline v128 min_u8(v128 a, v128 b) { return _mm_min_epu8(a, b); }
+inline v128 eq_u8(v128 a, v128 b) { return _mm_cmpeq_epi8(a, b); }
+inline v128 shr_u16(v128 v, int n) { return _mm_srl_epi16(v, _mm_cvtsi32_si128(n)); }
+inline v128 shl_u16(v128 v, int n) { return _mm_sll_epi16(v, _mm_cvtsi32_si128(n)); }
+inline v128 shr_u32(v128 v, int n) { return _mm_srl_epi32(v, _mm_cvtsi32_si128(n)); }
+inline v128 shl_u32(v128 v, int n) { return _mm_sll_epi32(v, _mm_cvtsi32_si128(n)); }
+inline v128 shr_u64(v128 v, int n) { return _mm_srl_epi64(v, _mm_cvtsi32_si128(n)); }
+inline v128 shl_u64(v128 v, int n) { return _mm_sll_epi64(v, _mm_cvtsi32_si128(n)); }
+inline v128 mul_u32(v128 a, v128 b) { return _mm_mullo_epi32(a, b); }
+inline v128 narrow_u32_to_u16(v128 a, v128 b) { return _mm_packus_epi32(a, b); }
+inline v128 narrow_u16_to_u8(v128 a, v128 b) { return _mm_packus_epi16(a, b); }
+inline uint32_t top_bits_u8(v128 v) { return static_cast<uint32_t>(_mm_movemask_epi8(v)); }
 #endif
 
-// A constant vector from 16 bytes (built through memory so both instruction
-// sets share one spelling; compilers fold it to a constant load).
-inline v128 bytes16(const uint8_t (&b)[16]) { return load(b); }
+inline v128 zero() { return splat_u8(0); }
 
 }  // namespace zcw::simd
 #endif
