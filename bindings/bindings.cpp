@@ -6,6 +6,8 @@
 #include "../src/bytes_codec.h"
 #include "../src/data_type.h"
 #include "../src/implementation.h"
+#include "../src/numcodecs_packbits.h"
+#include "../src/packbits_codec.h"
 #include "convert.h"
 
 namespace zcw::bindings {
@@ -102,6 +104,197 @@ void bytes_transform_js(uint32_t swap_width, bool normalize_bool,
                   reinterpret_cast<uint8_t*>(dst), bytes);
 }
 
+// ---- packbits ---------------------------------------------------------------
+
+struct PackBitsPlanJs {
+  std::string code = "OK";
+  std::string message;
+  DataTypeJs dataType;
+  uint32_t firstBit = 0;
+  uint32_t bits = 0;
+  bool signExtend = false;
+  bool isBool = false;
+  std::string padding;
+  uint32_t paddingBits = 0;
+  double elements = 0;
+  double components = 0;
+  double bitsPerElement = 0;
+  double bodyBytes = 0;
+  double encodedBytes = 0;
+  double decodedBytes = 0;
+};
+
+Status plan_packbits_from_js(const std::string& data_type,
+                             const emscripten::val& first_bit,
+                             const emscripten::val& last_bit,
+                             const emscripten::val& padding,
+                             const emscripten::val& shape, PackBitsPlan* plan) {
+  std::optional<int64_t> first, last;
+  std::vector<uint64_t> dims;
+  if (Status s = bit_index_from_js("first_bit", first_bit, &first); !s.ok()) return s;
+  if (Status s = bit_index_from_js("last_bit", last_bit, &last); !s.ok()) return s;
+  if (Status s = shape_from_js("packbits", shape, &dims); !s.ok()) return s;
+  std::optional<std::string> padding_text = optional_string(padding);
+  return plan_packbits(data_type, first, last,
+                       padding_text ? std::optional<std::string_view>(*padding_text)
+                                    : std::nullopt,
+                       std::move(dims), plan);
+}
+
+PackBitsPlanJs plan_packbits_js(const std::string& data_type,
+                                const emscripten::val& first_bit,
+                                const emscripten::val& last_bit,
+                                const emscripten::val& padding,
+                                const emscripten::val& shape) {
+  PackBitsPlanJs out;
+  PackBitsPlan plan;
+  Status s = plan_packbits_from_js(data_type, first_bit, last_bit, padding,
+                                   shape, &plan);
+  set_outcome(out, s);
+  if (!s.ok()) return out;
+  out.dataType = data_type_info("packbits", plan.type.name);
+  out.firstBit = plan.layout.first_bit;
+  out.bits = plan.layout.bits;
+  out.signExtend = plan.layout.sign_extend;
+  out.isBool = plan.layout.is_bool;
+  out.padding = plan.padding == PaddingEncoding::kNone        ? "none"
+                : plan.padding == PaddingEncoding::kFirstByte ? "first_byte"
+                                                              : "last_byte";
+  out.paddingBits = plan.padding_bits;
+  out.elements = static_cast<double>(plan.shape.elements);
+  out.components = static_cast<double>(plan.components);
+  out.bitsPerElement = static_cast<double>(plan.bits_per_element);
+  out.bodyBytes = static_cast<double>(plan.body_bytes);
+  out.encodedBytes = static_cast<double>(plan.encoded_bytes);
+  out.decodedBytes = static_cast<double>(plan.decoded_bytes);
+  return out;
+}
+
+// The message for a bad frame, rebuilt from the configuration; called only
+// on that path. `stored_padding` is the padding byte's value.
+Outcome packbits_frame_error(const std::string& data_type,
+                             const emscripten::val& first_bit,
+                             const emscripten::val& last_bit,
+                             const emscripten::val& padding,
+                             const emscripten::val& shape, double length,
+                             uint32_t stored_padding) {
+  PackBitsPlan plan;
+  Status s = plan_packbits_from_js(data_type, first_bit, last_bit, padding,
+                                   shape, &plan);
+  if (!s.ok()) return to_outcome(s);
+  return to_outcome(check_packbits_frame(plan, static_cast<uint64_t>(length),
+                                         static_cast<uint8_t>(stored_padding)));
+}
+
+// The message for an encode input of the wrong size.
+Outcome packbits_input_error(const std::string& data_type,
+                             const emscripten::val& first_bit,
+                             const emscripten::val& last_bit,
+                             const emscripten::val& padding,
+                             const emscripten::val& shape, double length) {
+  PackBitsPlan plan;
+  Status s = plan_packbits_from_js(data_type, first_bit, last_bit, padding,
+                                   shape, &plan);
+  if (!s.ok()) return to_outcome(s);
+  return to_outcome(check_packbits_decoded(plan, "bytes of input",
+                                           static_cast<uint64_t>(length)));
+}
+
+PackBitsLayout layout_from(uint32_t first_bit, uint32_t bits,
+                           uint32_t container_bytes, bool sign_extend,
+                           bool is_bool) {
+  PackBitsLayout l;
+  l.first_bit = first_bit;
+  l.bits = bits;
+  l.component_bits = 8 * container_bytes;
+  l.container_bytes = container_bytes;
+  l.sign_extend = sign_extend;
+  l.is_bool = is_bool;
+  return l;
+}
+
+void packbits_decode_js(uint32_t first_bit, uint32_t bits,
+                        uint32_t container_bytes, bool sign_extend,
+                        bool is_bool, uintptr_t src, uintptr_t dst,
+                        uint32_t components) {
+  packbits_decode(active_impl(),
+                  layout_from(first_bit, bits, container_bytes, sign_extend, is_bool),
+                  reinterpret_cast<const uint8_t*>(src),
+                  reinterpret_cast<uint8_t*>(dst), components);
+}
+
+void packbits_encode_js(uint32_t first_bit, uint32_t bits,
+                        uint32_t container_bytes, bool sign_extend,
+                        bool is_bool, uintptr_t src, uintptr_t dst,
+                        uint32_t components) {
+  packbits_encode(active_impl(),
+                  layout_from(first_bit, bits, container_bytes, sign_extend, is_bool),
+                  reinterpret_cast<const uint8_t*>(src),
+                  reinterpret_cast<uint8_t*>(dst), components);
+}
+
+// ---- numcodecs.packbits ---------------------------------------------------
+
+struct NumcodecsPlanJs {
+  std::string code = "OK";
+  std::string message;
+  double elements = 0;
+  double bodyBytes = 0;
+  uint32_t paddingBits = 0;
+  double encodedBytes = 0;
+};
+
+Status plan_numcodecs_from_js(const std::string& data_type,
+                              const emscripten::val& shape,
+                              NumcodecsPackBitsPlan* plan) {
+  std::vector<uint64_t> dims;
+  if (Status s = shape_from_js("numcodecs.packbits", shape, &dims); !s.ok()) return s;
+  return plan_numcodecs_packbits(data_type, std::move(dims), plan);
+}
+
+NumcodecsPlanJs plan_numcodecs_js(const std::string& data_type,
+                                  const emscripten::val& shape) {
+  NumcodecsPlanJs out;
+  NumcodecsPackBitsPlan plan;
+  Status s = plan_numcodecs_from_js(data_type, shape, &plan);
+  set_outcome(out, s);
+  if (!s.ok()) return out;
+  out.elements = static_cast<double>(plan.shape.elements);
+  out.bodyBytes = static_cast<double>(plan.body_bytes);
+  out.paddingBits = plan.padding_bits;
+  out.encodedBytes = static_cast<double>(plan.encoded_bytes);
+  return out;
+}
+
+Outcome numcodecs_frame_error(const std::string& data_type,
+                              const emscripten::val& shape, double length,
+                              uint32_t stored_padding) {
+  NumcodecsPackBitsPlan plan;
+  Status s = plan_numcodecs_from_js(data_type, shape, &plan);
+  if (!s.ok()) return to_outcome(s);
+  return to_outcome(check_numcodecs_frame(plan, static_cast<uint64_t>(length),
+                                          static_cast<uint8_t>(stored_padding)));
+}
+
+Outcome numcodecs_input_error(const std::string& data_type,
+                              const emscripten::val& shape, double length) {
+  NumcodecsPackBitsPlan plan;
+  Status s = plan_numcodecs_from_js(data_type, shape, &plan);
+  if (!s.ok()) return to_outcome(s);
+  return to_outcome(check_numcodecs_decoded(plan, "bytes of input",
+                                            static_cast<uint64_t>(length)));
+}
+
+void numcodecs_unpack_js(uintptr_t src, uintptr_t dst, uint32_t count) {
+  unpack_msb_first(active_impl(), reinterpret_cast<const uint8_t*>(src),
+                   reinterpret_cast<uint8_t*>(dst), count);
+}
+
+void numcodecs_pack_js(uintptr_t src, uintptr_t dst, uint32_t count) {
+  pack_msb_first(active_impl(), reinterpret_cast<const uint8_t*>(src),
+                 reinterpret_cast<uint8_t*>(dst), count);
+}
+
 }  // namespace
 }  // namespace zcw::bindings
 
@@ -131,7 +324,42 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
       .field("swapWidth", &BytesPlanJs::swapWidth)
       .field("normalizeBool", &BytesPlanJs::normalizeBool);
 
+  value_object<PackBitsPlanJs>("PackBitsPlan")
+      .field("code", &PackBitsPlanJs::code)
+      .field("message", &PackBitsPlanJs::message)
+      .field("dataType", &PackBitsPlanJs::dataType)
+      .field("firstBit", &PackBitsPlanJs::firstBit)
+      .field("bits", &PackBitsPlanJs::bits)
+      .field("signExtend", &PackBitsPlanJs::signExtend)
+      .field("isBool", &PackBitsPlanJs::isBool)
+      .field("padding", &PackBitsPlanJs::padding)
+      .field("paddingBits", &PackBitsPlanJs::paddingBits)
+      .field("elements", &PackBitsPlanJs::elements)
+      .field("components", &PackBitsPlanJs::components)
+      .field("bitsPerElement", &PackBitsPlanJs::bitsPerElement)
+      .field("bodyBytes", &PackBitsPlanJs::bodyBytes)
+      .field("encodedBytes", &PackBitsPlanJs::encodedBytes)
+      .field("decodedBytes", &PackBitsPlanJs::decodedBytes);
+
+  value_object<NumcodecsPlanJs>("NumcodecsPackBitsPlan")
+      .field("code", &NumcodecsPlanJs::code)
+      .field("message", &NumcodecsPlanJs::message)
+      .field("elements", &NumcodecsPlanJs::elements)
+      .field("bodyBytes", &NumcodecsPlanJs::bodyBytes)
+      .field("paddingBits", &NumcodecsPlanJs::paddingBits)
+      .field("encodedBytes", &NumcodecsPlanJs::encodedBytes);
+
   function("dataTypeInfo", &data_type_info);
+  function("planPackBits", &plan_packbits_js);
+  function("packbitsFrameError", &packbits_frame_error);
+  function("packbitsInputError", &packbits_input_error);
+  function("packbitsDecode", &packbits_decode_js);
+  function("packbitsEncode", &packbits_encode_js);
+  function("planNumcodecsPackBits", &plan_numcodecs_js);
+  function("numcodecsFrameError", &numcodecs_frame_error);
+  function("numcodecsInputError", &numcodecs_input_error);
+  function("numcodecsUnpack", &numcodecs_unpack_js);
+  function("numcodecsPack", &numcodecs_pack_js);
   function("planBytes", &plan_bytes_js);
   function("bytesLengthError", &bytes_length_error);
   function("bytesTransform", &bytes_transform_js);

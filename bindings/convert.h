@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,30 @@ inline Status shape_from_js(const std::string& codec, const emscripten::val& js,
     out->push_back(static_cast<uint64_t>(d));
   }
   return Status::Ok();
+}
+
+// A bit index from JS: null/undefined is "omitted", else an integer.
+inline Status bit_index_from_js(const std::string& name,
+                                const emscripten::val& js,
+                                std::optional<int64_t>* out) {
+  if (js.isNull() || js.isUndefined()) {
+    out->reset();
+    return Status::Ok();
+  }
+  const double v = js.as<double>();
+  if (!(std::fabs(v) <= 9007199254740991.0) || v != std::floor(v)) {
+    return Status(ErrorCode::kInvalidConfiguration,
+                  "packbits: " + name + " must be an integer, got " +
+                      describe_number(v));
+  }
+  *out = static_cast<int64_t>(v);
+  return Status::Ok();
+}
+
+// A string member from JS: null/undefined is "omitted".
+inline std::optional<std::string> optional_string(const emscripten::val& js) {
+  if (js.isString()) return js.as<std::string>();
+  return std::nullopt;
 }
 
 }  // namespace zcw::bindings

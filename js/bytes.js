@@ -126,7 +126,7 @@ export class BytesCodec {
       unitsPerBlock: Math.floor(SCRATCH_BYTES / unit),
       srcOffset: (u) => u * unit,
       dstOffset: (u) => u * unit,
-      kernel: (srcPtr, dstPtr, units) =>
+      kernel: (srcPtr, dstPtr, _start, units) =>
         module.bytesTransform(unit, normalizeBool, srcPtr, dstPtr, units * unit),
     });
   }

@@ -25,7 +25,7 @@ export function allocateScratch(module) {
  * @param {{src: Uint8Array, dst: Uint8Array, units: number,
  *   unitsPerBlock: number, srcOffset: (u: number) => number,
  *   dstOffset: (u: number) => number,
- *   kernel: (srcPtr: number, dstPtr: number, units: number) => void}} job
+ *   kernel: (srcPtr: number, dstPtr: number, start: number, units: number) => void}} job
  */
 export function streamThroughHeap(module, job) {
   const { src, dst, units, unitsPerBlock, srcOffset, dstOffset, kernel } = job;
@@ -37,7 +37,7 @@ export function streamThroughHeap(module, job) {
     const d0 = dstOffset(start);
     const d1 = dstOffset(start + count);
     module.HEAPU8.set(src.subarray(s0, s1), input);
-    kernel(input, output, count);
+    kernel(input, output, start, count);
     dst.set(module.HEAPU8.subarray(output, output + (d1 - d0)), d0);
   }
 }

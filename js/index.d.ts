@@ -50,7 +50,7 @@ export type ErrorCode =
 
 /** The one error class the package throws. */
 export class ZarrCodecError extends Error {
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions);
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
   readonly name: "ZarrCodecError";
   readonly code: ErrorCode;
 }
@@ -72,6 +72,45 @@ export class BytesCodec {
   computeEncodedSize(decodedByteLength: number): number;
 }
 
+export interface PackBitsConfiguration {
+  /** How the number of padding bits is framed; default "none". */
+  padding_encoding?: "none" | "first_byte" | "last_byte" | null;
+  /** Lowest bit kept (0 = least significant); default 0. */
+  first_bit?: number | null;
+  /** Highest bit kept, inclusive; default N - 1 for an N-bit component. */
+  last_bit?: number | null;
+}
+
+/** The Zarr v3 `packbits` codec, for every data type of its spec. */
+export class PackBitsCodec {
+  readonly kind: "array_to_bytes";
+  constructor(configuration: PackBitsConfiguration | undefined, meta: ChunkMeta);
+  static fromConfig(
+    configuration: PackBitsConfiguration | undefined,
+    meta: ChunkMeta,
+  ): PackBitsCodec;
+  decode(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike): Chunk<DecodedArray>;
+  encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Uint8Array;
+  computeEncodedSize(decodedByteLength: number): number;
+}
+
+/**
+ * numcodecs' PackBits filter (`numcodecs.packbits`): bool chunk in, 1-d
+ * uint8 chunk of 1 + ceil(n / 8) out (a padding-count byte, then the bits,
+ * most significant first).
+ */
+export class NumcodecsPackBitsCodec {
+  readonly kind: "array_to_array";
+  constructor(configuration: Record<string, never> | undefined, meta: ChunkMeta);
+  static fromConfig(
+    configuration: Record<string, never> | undefined,
+    meta: ChunkMeta,
+  ): NumcodecsPackBitsCodec;
+  getEncodedMeta<M extends ChunkMeta>(meta: M): M & { dataType: "uint8"; shape: [number] };
+  decode(chunk: { data: BufferBacked }): Chunk<Uint8Array>;
+  encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Chunk<Uint8Array>;
+}
+
 /** Resolves once the wasm module is loaded (needed before direct use). */
 export function ready(): Promise<void>;
 
@@ -79,7 +118,9 @@ export function ready(): Promise<void>;
 export function hasWasmSimd(): boolean;
 
 /**
- * Sets the codec names in a zarrita registry to async loaders of the wasm
- * codecs, keeping the previous `bytes` as a fallback. Returns the registry.
+ * Sets "bytes", "endian", "packbits" and "numcodecs.packbits" in a zarrita
+ * registry to async loaders of the wasm codecs, keeping the previous `bytes`
+ * as the fallback for types the wasm codec does not handle. Returns the
+ * registry.
  */
 export function register<R extends Map<string, () => Promise<unknown>>>(registry: R): R;

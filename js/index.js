@@ -2,4 +2,6 @@
 export { BytesCodec } from "./bytes.js";
 export { ZarrCodecError } from "./errors.js";
 export { hasWasmSimd, ready } from "./module.js";
+export { NumcodecsPackBitsCodec } from "./numcodecs-packbits.js";
+export { PackBitsCodec } from "./packbits.js";
 export { register } from "./register.js";

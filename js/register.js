@@ -4,8 +4,10 @@
 import { BytesCodec } from "./bytes.js";
 import { describe, ZarrCodecError } from "./errors.js";
 import { ready, wasm } from "./module.js";
+import { NumcodecsPackBitsCodec } from "./numcodecs-packbits.js";
+import { PackBitsCodec } from "./packbits.js";
 
-// Marks our loaders with the loader they replaced, so registering twice
+// Marks our bytes loader with the loader it replaced, so registering twice
 // still falls back to zarrita's codec rather than to ourselves.
 const REPLACED = Symbol("zarr-codecs-wasm replaced loader");
 
@@ -31,39 +33,38 @@ function boolWrapperFrom(Fallback) {
   return undefined;
 }
 
-/** Our BytesCodec, deferring to `Fallback` for types we do not handle. */
-function zarritaBytesCodec(Fallback) {
-  const adapter = { wrapBool: boolWrapperFrom(Fallback) };
-  return class ZarritaBytesCodec extends BytesCodec {
+/** The codec class a loader resolves to: `Base` with zarrita's containers. */
+function forZarrita(Base, { Fallback, wrapBool }, handles = () => true) {
+  const adapter = { wrapBool };
+  return class extends Base {
     static fromConfig(configuration, meta) {
-      const known =
-        typeof meta?.dataType === "string" &&
-        wasm().dataTypeInfo("bytes", meta.dataType).code === "OK";
-      if (!known && Fallback) return Fallback.fromConfig(configuration, meta);
-      return new ZarritaBytesCodec(configuration, meta, adapter);
+      if (Fallback && !handles(meta)) {
+        return Fallback.fromConfig(configuration, meta);
+      }
+      return new this(configuration, meta, adapter);
     }
   };
 }
 
-function loaderFor(registry, name, build) {
-  const replaced = registry.get(name);
-  const fallbackLoader = replaced?.[REPLACED] ?? replaced;
+// The wasm bytes codec handles every fixed-size type of the specs; zarrita's
+// string types stay with zarrita.
+const bytesHandles = (meta) =>
+  typeof meta?.dataType !== "string" ||
+  wasm().dataTypeInfo("bytes", meta.dataType).code === "OK";
+
+/** A loader that resolves once, on first use. */
+function once(load) {
   let loading;
-  const loader = () => {
-    loading ??= (async () => {
-      await ready();
-      const Fallback = fallbackLoader ? await fallbackLoader() : undefined;
-      return build(Fallback);
-    })();
+  return () => {
+    loading ??= load();
     return loading;
   };
-  loader[REPLACED] = fallbackLoader;
-  return loader;
 }
 
 /**
- * Sets "bytes" and "endian" in a zarrita codec registry to the wasm codecs.
- * The wasm module loads on first use. Returns the registry.
+ * Sets "bytes", "endian", "packbits" and "numcodecs.packbits" in a zarrita
+ * codec registry to loaders of the wasm codecs. The wasm module loads on
+ * first use. Returns the registry.
  * @template {Map<string, () => Promise<unknown>>} R
  * @param {R} registry
  * @returns {R}
@@ -78,8 +79,28 @@ export function register(registry) {
       `register: expected a codec registry (a Map such as zarr.registry), got ${describe(registry)}`,
     );
   }
-  const bytes = loaderFor(registry, "bytes", zarritaBytesCodec);
+  const current = registry.get("bytes");
+  const replaced = current?.[REPLACED] ?? current;
+  const context = once(async () => {
+    await ready();
+    const Fallback = replaced ? await replaced() : undefined;
+    return { Fallback, wrapBool: boolWrapperFrom(Fallback) };
+  });
+  const bytes = once(async () =>
+    forZarrita(BytesCodec, await context(), bytesHandles),
+  );
+  bytes[REPLACED] = replaced;
+  const packbits = once(async () => {
+    const { wrapBool } = await context();
+    return forZarrita(PackBitsCodec, { wrapBool });
+  });
+  const numcodecsPackbits = once(async () => {
+    const { wrapBool } = await context();
+    return forZarrita(NumcodecsPackBitsCodec, { wrapBool });
+  });
   registry.set("bytes", bytes);
   registry.set("endian", bytes);
+  registry.set("packbits", packbits);
+  registry.set("numcodecs.packbits", numcodecsPackbits);
   return registry;
 }

@@ -70,7 +70,47 @@ def packbits_arrays():
         "aligned": (rng.random(16) > 0.5, (8,), [PackBits()]),
     }
 
+def write_v3_numcodecs_packbits(name):
+    """A v3 bool array as zarr-python 3 writes numcodecs.PackBits: the filter
+    as an array -> array codec, then `bytes` (with no configuration member, as
+    zarr-python 3 writes it for one-byte data). zarr-python 3 is not in
+    Debian, so the metadata is written here; the chunks are numcodecs' own
+    PackBits output, edge chunks padded with the fill value (False)."""
+    path = HERE / name
+    shutil.rmtree(path, ignore_errors=True)
+    rng = np.random.default_rng(7)
+    values = rng.random((5, 9)) > 0.5
+    chunk_shape = (2, 4)
+    codec = PackBits()
+    for i in range(0, values.shape[0], chunk_shape[0]):
+        for j in range(0, values.shape[1], chunk_shape[1]):
+            chunk = np.zeros(chunk_shape, dtype=bool)
+            part = values[i:i + chunk_shape[0], j:j + chunk_shape[1]]
+            chunk[:part.shape[0], :part.shape[1]] = part
+            key = path / "mask" / "c" / str(i // chunk_shape[0]) / str(j // chunk_shape[1])
+            key.parent.mkdir(parents=True, exist_ok=True)
+            key.write_bytes(bytes(codec.encode(chunk)))
+    (path / "zarr.json").write_text(json.dumps({
+        "zarr_format": 3, "node_type": "group", "attributes": {}}, indent=2))
+    (path / "mask" / "zarr.json").write_text(json.dumps({
+        "shape": list(values.shape),
+        "data_type": "bool",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(chunk_shape)}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": False,
+        "codecs": [{"name": "numcodecs.packbits", "configuration": {}}, {"name": "bytes"}],
+        "attributes": {},
+        "zarr_format": 3,
+        "node_type": "array",
+        "storage_transformers": [],
+    }, indent=2))
+    (path / "expected.json").write_text(json.dumps({"mask": {
+        "shape": list(values.shape),
+        "little_endian_hex": values.astype("u1").tobytes().hex()}}, indent=1) + "\n")
+
+
 if __name__ == "__main__":
     write_store("v2-big-endian.zarr", big_endian_arrays())
     write_store("v2-packbits.zarr", packbits_arrays())
+    write_v3_numcodecs_packbits("v3-numcodecs-packbits.zarr")
     print("zarr", zarr.__version__, "wrote", HERE)

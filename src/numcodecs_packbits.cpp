@@ -58,6 +58,12 @@ Status plan_numcodecs_packbits(std::string_view data_type,
 
 Status check_numcodecs_frame(const NumcodecsPackBitsPlan& plan,
                              const uint8_t* encoded, uint64_t length) {
+  return check_numcodecs_frame(plan, length,
+                               length == plan.encoded_bytes ? encoded[0] : 0);
+}
+
+Status check_numcodecs_frame(const NumcodecsPackBitsPlan& plan,
+                             uint64_t length, uint8_t stored) {
   if (length != plan.encoded_bytes) {
     return Status(ErrorCode::kLengthMismatch,
                   describe(plan) + " needs " +
@@ -65,14 +71,23 @@ Status check_numcodecs_frame(const NumcodecsPackBitsPlan& plan,
                       " bytes (a padding-count byte, then the bits), got " +
                       std::to_string(length));
   }
-  if (encoded[0] != plan.padding_bits) {
+  if (stored != plan.padding_bits) {
     return Status(ErrorCode::kPaddingMismatch,
                   describe(plan) + ": the padding-count byte says " +
-                      std::to_string(encoded[0]) +
+                      std::to_string(stored) +
                       " padding bits, but the data has " +
                       std::to_string(plan.padding_bits));
   }
   return Status::Ok();
+}
+
+Status check_numcodecs_decoded(const NumcodecsPackBitsPlan& plan,
+                               std::string_view what, uint64_t length) {
+  if (length == plan.shape.elements) return Status::Ok();
+  return Status(ErrorCode::kLengthMismatch,
+                describe(plan) + " needs " +
+                    std::to_string(plan.shape.elements) + " " +
+                    std::string(what) + ", got " + std::to_string(length));
 }
 
 void unpack_msb_first(Impl impl, const uint8_t* packed, uint8_t* out,
@@ -106,11 +121,9 @@ Status numcodecs_packbits_decode_chunk(const NumcodecsPackBitsPlan& plan,
                                        size_t src_len, uint8_t* dst,
                                        size_t dst_len) {
   if (Status s = check_numcodecs_frame(plan, src, src_len); !s.ok()) return s;
-  if (dst_len != plan.shape.elements) {
-    return Status(ErrorCode::kLengthMismatch,
-                  describe(plan) + " decodes to " +
-                      std::to_string(plan.shape.elements) +
-                      " bytes, but the output holds " + std::to_string(dst_len));
+  if (Status s = check_numcodecs_decoded(plan, "bytes of output", dst_len);
+      !s.ok()) {
+    return s;
   }
   unpack_msb_first(impl, src + 1, dst, dst_len);
   return Status::Ok();
@@ -120,13 +133,15 @@ Status numcodecs_packbits_encode_chunk(const NumcodecsPackBitsPlan& plan,
                                        Impl impl, const uint8_t* src,
                                        size_t src_len, uint8_t* dst,
                                        size_t dst_len) {
-  if (src_len != plan.shape.elements || dst_len != plan.encoded_bytes) {
+  if (Status s = check_numcodecs_decoded(plan, "bytes of input", src_len);
+      !s.ok()) {
+    return s;
+  }
+  if (dst_len != plan.encoded_bytes) {
     return Status(ErrorCode::kLengthMismatch,
-                  describe(plan) + " encodes " +
-                      std::to_string(plan.shape.elements) + " bytes into " +
-                      std::to_string(plan.encoded_bytes) + ", got " +
-                      std::to_string(src_len) + " into " +
-                      std::to_string(dst_len));
+                  describe(plan) + " encodes to " +
+                      std::to_string(plan.encoded_bytes) +
+                      " bytes, but the output holds " + std::to_string(dst_len));
   }
   dst[0] = static_cast<uint8_t>(plan.padding_bits);
   pack_msb_first(impl, src, dst + 1, src_len);

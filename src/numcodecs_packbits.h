@@ -25,9 +25,16 @@ Status plan_numcodecs_packbits(std::string_view data_type,
                                std::vector<uint64_t> shape,
                                NumcodecsPackBitsPlan* out);
 
-// The exact length and the padding-count byte.
+// The exact length and the padding-count byte (`stored_padding`, the first
+// byte's value; the pointer form reads it from the buffer).
+Status check_numcodecs_frame(const NumcodecsPackBitsPlan& plan,
+                             uint64_t length, uint8_t stored_padding);
 Status check_numcodecs_frame(const NumcodecsPackBitsPlan& plan,
                              const uint8_t* encoded, uint64_t length);
+
+// A bool buffer (one byte per value) of the right size.
+Status check_numcodecs_decoded(const NumcodecsPackBitsPlan& plan,
+                               std::string_view what, uint64_t length);
 
 // `count` bools from / to MSB-first bits; starts on a byte boundary.
 void unpack_msb_first(Impl impl, const uint8_t* packed, uint8_t* out,

@@ -102,6 +102,16 @@ Status plan_packbits(std::string_view data_type,
 
 Status check_packbits_frame(const PackBitsPlan& plan, const uint8_t* encoded,
                             uint64_t length) {
+  uint8_t stored = 0;
+  if (length == plan.encoded_bytes && plan.padding != PaddingEncoding::kNone) {
+    stored = plan.padding == PaddingEncoding::kFirstByte ? encoded[0]
+                                                         : encoded[length - 1];
+  }
+  return check_packbits_frame(plan, length, stored);
+}
+
+Status check_packbits_frame(const PackBitsPlan& plan, uint64_t length,
+                            uint8_t stored) {
   if (length != plan.encoded_bytes) {
     std::string framing =
         plan.padding == PaddingEncoding::kNone
@@ -113,9 +123,6 @@ Status check_packbits_frame(const PackBitsPlan& plan, const uint8_t* encoded,
                       " bytes" + framing + ", got " + std::to_string(length));
   }
   if (plan.padding == PaddingEncoding::kNone) return Status::Ok();
-  const uint8_t stored = plan.padding == PaddingEncoding::kFirstByte
-                             ? encoded[0]
-                             : encoded[length - 1];
   if (stored != plan.padding_bits) {
     return Status(ErrorCode::kPaddingMismatch,
                   describe(plan) + ": the " + padding_name(plan.padding) +

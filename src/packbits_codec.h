@@ -43,6 +43,10 @@ Status plan_packbits(std::string_view data_type,
                      std::vector<uint64_t> shape, PackBitsPlan* out);
 
 // The exact length, and the padding-count byte where one is encoded.
+// `stored_padding` is that byte's value (ignored for padding "none"); the
+// pointer form reads it from the buffer.
+Status check_packbits_frame(const PackBitsPlan& plan, uint64_t length,
+                            uint8_t stored_padding);
 Status check_packbits_frame(const PackBitsPlan& plan, const uint8_t* encoded,
                             uint64_t length);
 

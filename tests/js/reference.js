@@ -33,3 +33,49 @@ export function bytesOf(data) {
 export function hex(data) {
   return Buffer.from(bytesOf(data)).toString("hex");
 }
+
+/**
+ * packbits, straight from the spec, one bit at a time with BigInt.
+ * `layout`: { containerBytes, firstBit, bits, signed, isBool }; values are
+ * the little-endian bytes of the component stream.
+ */
+export function packBitsEncodeReference(layout, valueBytes) {
+  const { containerBytes, firstBit, bits, isBool } = layout;
+  const components = valueBytes.length / containerBytes;
+  const out = new Uint8Array(Math.ceil((components * bits) / 8));
+  for (let c = 0; c < components; c++) {
+    let v = 0n;
+    for (let i = 0; i < containerBytes; i++) {
+      v |= BigInt(valueBytes[c * containerBytes + i]) << BigInt(8 * i);
+    }
+    if (isBool) v = v !== 0n ? 1n : 0n;
+    for (let j = 0; j < bits; j++) {
+      if ((v >> BigInt(firstBit + j)) & 1n) {
+        const pos = c * bits + j;
+        out[pos >> 3] |= 1 << (pos & 7);
+      }
+    }
+  }
+  return out;
+}
+
+export function packBitsDecodeReference(layout, packed, components) {
+  const { containerBytes, firstBit, bits, signed } = layout;
+  const out = new Uint8Array(components * containerBytes);
+  const width = BigInt(8 * containerBytes);
+  for (let c = 0; c < components; c++) {
+    let v = 0n;
+    for (let j = 0; j < bits; j++) {
+      const pos = c * bits + j;
+      if ((packed[pos >> 3] >> (pos & 7)) & 1) v |= 1n << BigInt(firstBit + j);
+    }
+    const last = BigInt(firstBit + bits - 1);
+    if (signed && (v >> last) & 1n) {
+      v |= ((1n << width) - 1n) & ~((1n << (last + 1n)) - 1n);
+    }
+    for (let i = 0; i < containerBytes; i++) {
+      out[c * containerBytes + i] = Number((v >> BigInt(8 * i)) & 0xffn);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+// `numcodecs.packbits`: numcodecs' PackBits filter, an array -> array codec
+// from a bool chunk to a 1-d uint8 chunk (a padding-count byte, then the
+// bits most significant first, as numpy.packbits writes them). zarrita names
+// Zarr v2 filters `numcodecs.<id>`; zarr-python 3 writes it in v3 metadata,
+// followed by `bytes`.
+import {
+  allocate,
+  bytesOf,
+  checkConfiguration,
+  checkMeta,
+  cOrderStrides,
+} from "./chunk.js";
+import { describe, throwIfFailed, ZarrCodecError } from "./errors.js";
+import { SCRATCH_BYTES, streamThroughHeap } from "./heap.js";
+import { wasm } from "./module.js";
+
+export class NumcodecsPackBitsCodec {
+  kind = "array_to_array";
+  #module;
+  #meta;
+  #plan;
+  #stride;
+  #adapter;
+
+  /**
+   * @param {{} | undefined} configuration PackBits has no parameters
+   * @param {{dataType: string, shape: number[]}} meta
+   * @param {{wrapBool?: (bytes: Uint8Array) => unknown}} [adapter]
+   */
+  constructor(configuration, meta, adapter = {}) {
+    const config = checkConfiguration("numcodecs.packbits", configuration);
+    for (const key of Object.keys(config)) {
+      // Zarr v2 metadata may carry numcodecs' own "id".
+      if (key !== "id") {
+        throw new ZarrCodecError(
+          "INVALID_CONFIGURATION",
+          `numcodecs.packbits: unknown configuration member ${describe(key)} (PackBits has none)`,
+        );
+      }
+    }
+    checkMeta("numcodecs.packbits", meta);
+    this.#module = wasm();
+    this.#meta = { dataType: meta.dataType, shape: meta.shape.slice() };
+    this.#plan = throwIfFailed(
+      this.#module.planNumcodecsPackBits(meta.dataType, meta.shape),
+    );
+    this.#stride = cOrderStrides(this.#meta.shape);
+    this.#adapter = adapter;
+  }
+
+  static fromConfig(configuration, meta) {
+    return new NumcodecsPackBitsCodec(configuration, meta);
+  }
+
+  /** What the next codec sees: a 1-d uint8 chunk of 1 + ceil(n / 8). */
+  getEncodedMeta(meta) {
+    return {
+      ...meta,
+      dataType: "uint8",
+      shape: [this.#plan.encodedBytes],
+      fillValue: 0,
+    };
+  }
+
+  /**
+   * @param {{data: ArrayBufferView}} chunk the uint8 chunk
+   * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
+   */
+  decode(chunk) {
+    const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk?.data);
+    const plan = this.#plan;
+    if (bytes.byteLength !== plan.encodedBytes || bytes[0] !== plan.paddingBits) {
+      throwIfFailed(
+        this.#module.numcodecsFrameError(
+          this.#meta.dataType, this.#meta.shape, bytes.byteLength, bytes[0] ?? 0),
+      );
+    }
+    const data = allocate("numcodecs.packbits", Uint8Array, plan.elements);
+    this.#stream(this.#module.numcodecsUnpack, bytes.subarray(1), data, true);
+    return {
+      data: this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
+      shape: this.#meta.shape,
+      stride: this.#stride,
+    };
+  }
+
+  /**
+   * @param {{data: ArrayBufferView}} chunk the bool chunk
+   * @returns {{data: Uint8Array, shape: number[], stride: number[]}}
+   */
+  encode(chunk) {
+    if (chunk === null || typeof chunk !== "object") {
+      throw new ZarrCodecError(
+        "INVALID_INPUT",
+        `numcodecs.packbits: encode expects a chunk { data, shape, stride }, got ${describe(chunk)}`,
+      );
+    }
+    const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk.data);
+    const plan = this.#plan;
+    if (bytes.byteLength !== plan.elements) {
+      throwIfFailed(
+        this.#module.numcodecsInputError(this.#meta.dataType, this.#meta.shape, bytes.byteLength),
+      );
+    }
+    const out = allocate("numcodecs.packbits", Uint8Array, plan.encodedBytes);
+    out[0] = plan.paddingBits;
+    this.#stream(this.#module.numcodecsPack, bytes, out.subarray(1), false);
+    return { data: out, shape: [out.length], stride: [1] };
+  }
+
+  // Groups of 8 bools are one packed byte.
+  #stream(kernel, src, dst, unpack) {
+    const n = this.#plan.elements;
+    const packedOffset = (u) => Math.min(u, this.#plan.bodyBytes);
+    const boolOffset = (u) => Math.min(u * 8, n);
+    streamThroughHeap(this.#module, {
+      src,
+      dst,
+      units: Math.ceil(n / 8),
+      unitsPerBlock: Math.floor(SCRATCH_BYTES / 8),
+      srcOffset: unpack ? packedOffset : boolOffset,
+      dstOffset: unpack ? boolOffset : packedOffset,
+      kernel: (srcPtr, dstPtr, start, units) =>
+        kernel(srcPtr, dstPtr, Math.min(units * 8, n - start * 8)),
+    });
+  }
+}

@@ -1,0 +1,172 @@
+// The `packbits` codec: values of any bit width packed into a continuous
+// bit stream, least significant bit first.
+import {
+  allocate,
+  bytesOf,
+  checkConfiguration,
+  checkMeta,
+  chunkBytes,
+  cOrderStrides,
+} from "./chunk.js";
+import { arrayTypeFor } from "./data-types.js";
+import { describe, throwIfFailed, ZarrCodecError } from "./errors.js";
+import { SCRATCH_BYTES, streamThroughHeap } from "./heap.js";
+import { wasm } from "./module.js";
+
+const CONFIG_MEMBERS = ["padding_encoding", "first_bit", "last_bit"];
+
+function checkPackBitsConfig(configuration) {
+  const config = checkConfiguration("packbits", configuration);
+  for (const key of Object.keys(config)) {
+    if (!CONFIG_MEMBERS.includes(key)) {
+      throw new ZarrCodecError(
+        "INVALID_CONFIGURATION",
+        `packbits: unknown configuration member ${describe(key)} (expected padding_encoding, first_bit or last_bit)`,
+      );
+    }
+  }
+  for (const key of ["first_bit", "last_bit"]) {
+    const v = config[key];
+    if (v !== undefined && v !== null && typeof v !== "number") {
+      throw new ZarrCodecError(
+        "INVALID_CONFIGURATION",
+        `packbits: ${key} must be an integer or null, got ${describe(v)}`,
+      );
+    }
+  }
+  const padding = config.padding_encoding;
+  if (padding !== undefined && padding !== null && typeof padding !== "string") {
+    throw new ZarrCodecError(
+      "INVALID_CONFIGURATION",
+      `packbits: padding_encoding must be "none", "first_byte" or "last_byte", got ${describe(padding)}`,
+    );
+  }
+  return config;
+}
+
+export class PackBitsCodec {
+  kind = "array_to_bytes";
+  #module;
+  #planArgs;
+  #plan;
+  #ArrayType;
+  #shape;
+  #stride;
+  #adapter;
+
+  /**
+   * @param {{padding_encoding?: string | null, first_bit?: number | null,
+   *   last_bit?: number | null} | undefined} configuration
+   * @param {{dataType: string, shape: number[]}} meta
+   * @param {{wrapBool?: (bytes: Uint8Array) => unknown}} [adapter]
+   */
+  constructor(configuration, meta, adapter = {}) {
+    const config = checkPackBitsConfig(configuration);
+    checkMeta("packbits", meta);
+    this.#module = wasm();
+    this.#planArgs = [
+      meta.dataType,
+      config.first_bit ?? null,
+      config.last_bit ?? null,
+      config.padding_encoding ?? null,
+    ];
+    this.#plan = throwIfFailed(
+      this.#module.planPackBits(...this.#planArgs, meta.shape),
+    );
+    this.#ArrayType = arrayTypeFor(this.#plan.dataType);
+    this.#shape = meta.shape.slice();
+    this.#stride = cOrderStrides(this.#shape);
+    this.#adapter = adapter;
+  }
+
+  static fromConfig(configuration, meta) {
+    return new PackBitsCodec(configuration, meta);
+  }
+
+  /** Encoded bytes for a chunk of `decodedByteLength` bytes of this type. */
+  computeEncodedSize(decodedByteLength) {
+    const { containerBytes, componentCount } = this.#plan.dataType;
+    const elements = decodedByteLength / (containerBytes * componentCount);
+    const plan = throwIfFailed(
+      this.#module.planPackBits(...this.#planArgs, [elements]),
+    );
+    return plan.encodedBytes;
+  }
+
+  /**
+   * @param {Uint8Array} input
+   * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
+   */
+  decode(input) {
+    const bytes = bytesOf("packbits", "decode input", input);
+    const plan = this.#plan;
+    const length = bytes.byteLength;
+    const stored =
+      plan.padding === "first_byte" ? bytes[0]
+      : plan.padding === "last_byte" ? bytes[length - 1]
+      : 0;
+    if (
+      length !== plan.encodedBytes ||
+      (plan.padding !== "none" && stored !== plan.paddingBits)
+    ) {
+      throwIfFailed(
+        this.#module.packbitsFrameError(...this.#planArgs, this.#shape, length, stored ?? 0),
+      );
+    }
+    const bodyStart = plan.padding === "first_byte" ? 1 : 0;
+    const body = bytes.subarray(bodyStart, bodyStart + plan.bodyBytes);
+    const data = allocate("packbits", this.#ArrayType, plan.decodedBytes);
+    this.#stream("decode", body, new Uint8Array(data.buffer));
+    return {
+      data: plan.isBool && this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
+      shape: this.#shape,
+      stride: this.#stride,
+    };
+  }
+
+  /**
+   * @param {{data: ArrayBufferView, shape?: number[], stride?: number[]}} chunk
+   * @returns {Uint8Array}
+   */
+  encode(chunk) {
+    const bytes = chunkBytes("packbits", chunk);
+    const plan = this.#plan;
+    if (bytes.byteLength !== plan.decodedBytes) {
+      throwIfFailed(
+        this.#module.packbitsInputError(...this.#planArgs, this.#shape, bytes.byteLength),
+      );
+    }
+    const out = allocate("packbits", Uint8Array, plan.encodedBytes);
+    const bodyStart = plan.padding === "first_byte" ? 1 : 0;
+    this.#stream("encode", bytes, out.subarray(bodyStart, bodyStart + plan.bodyBytes));
+    if (plan.padding === "first_byte") out[0] = plan.paddingBits;
+    if (plan.padding === "last_byte") out[out.length - 1] = plan.paddingBits;
+    return out;
+  }
+
+  // Streams groups of 8 elements (whole bytes on both sides) through wasm.
+  #stream(direction, src, dst) {
+    const module = this.#module;
+    const plan = this.#plan;
+    const { containerBytes, componentCount } = plan.dataType;
+    const elementBytes = containerBytes * componentCount;
+    const packedPerUnit = plan.bitsPerElement; // bytes per 8 elements
+    const decodedPerUnit = 8 * elementBytes;
+    const packedOffset = (u) => Math.min(u * packedPerUnit, plan.bodyBytes);
+    const decodedOffset = (u) => Math.min(u * 8, plan.elements) * elementBytes;
+    const run = direction === "decode" ? module.packbitsDecode : module.packbitsEncode;
+    streamThroughHeap(module, {
+      src,
+      dst,
+      units: Math.ceil(plan.elements / 8),
+      unitsPerBlock: Math.floor(SCRATCH_BYTES / Math.max(packedPerUnit, decodedPerUnit)),
+      srcOffset: direction === "decode" ? packedOffset : decodedOffset,
+      dstOffset: direction === "decode" ? decodedOffset : packedOffset,
+      kernel: (srcPtr, dstPtr, start, units) => {
+        const elements = Math.min(units * 8, plan.elements - start * 8);
+        run(plan.firstBit, plan.bits, containerBytes, plan.signExtend,
+          plan.isBool, srcPtr, dstPtr, elements * componentCount);
+      },
+    });
+  }
+}
