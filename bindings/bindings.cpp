@@ -1,6 +1,6 @@
-// The JS-visible surface of the core. Everything here is a stateless function:
-// plans travel to JS as plain objects and kernels take heap pointers, so JS
-// never holds an embind object that would need .delete().
+// The JS-visible surface of the core, apart from the kernels (kernels.cpp).
+// Everything here is a stateless function: plans travel to JS as plain
+// objects, so JS never holds an embind object that would need .delete().
 #include <emscripten/bind.h>
 
 #include "../src/bytes_codec.h"
@@ -8,24 +8,20 @@
 #include "../src/implementation.h"
 #include "../src/numcodecs_packbits.h"
 #include "../src/packbits_codec.h"
+#include "active_impl.h"
 #include "convert.h"
 
 namespace zcw::bindings {
 namespace {
 
-// Tests and the benchmark force an implementation, as simdutf allows.
-Impl g_impl = fastest_impl();
-
-Impl active_impl() { return g_impl; }
-
 bool set_implementation(const std::string& name) {
   Impl impl;
   if (!parse_impl(name, &impl) || !impl_available(impl)) return false;
-  g_impl = impl;
+  active_impl() = impl;
   return true;
 }
 
-std::string implementation_name() { return impl_name(g_impl); }
+std::string implementation_name() { return impl_name(active_impl()); }
 
 struct DataTypeJs {
   std::string code = "OK";
@@ -95,13 +91,6 @@ Outcome bytes_length_error(const BytesPlanJs& js, const std::string& what,
   plan.byte_length = static_cast<uint64_t>(js.byteLength);
   return to_outcome(
       check_bytes_length(plan, what, static_cast<uint64_t>(length)));
-}
-
-void bytes_transform_js(uint32_t swap_width, bool normalize_bool,
-                        uintptr_t src, uintptr_t dst, uint32_t bytes) {
-  bytes_transform(active_impl(), swap_width, normalize_bool,
-                  reinterpret_cast<const uint8_t*>(src),
-                  reinterpret_cast<uint8_t*>(dst), bytes);
 }
 
 // ---- packbits ---------------------------------------------------------------
@@ -200,39 +189,6 @@ Outcome packbits_input_error(const std::string& data_type,
                                            static_cast<uint64_t>(length)));
 }
 
-PackBitsLayout layout_from(uint32_t first_bit, uint32_t bits,
-                           uint32_t container_bytes, bool sign_extend,
-                           bool is_bool) {
-  PackBitsLayout l;
-  l.first_bit = first_bit;
-  l.bits = bits;
-  l.component_bits = 8 * container_bytes;
-  l.container_bytes = container_bytes;
-  l.sign_extend = sign_extend;
-  l.is_bool = is_bool;
-  return l;
-}
-
-void packbits_decode_js(uint32_t first_bit, uint32_t bits,
-                        uint32_t container_bytes, bool sign_extend,
-                        bool is_bool, uintptr_t src, uintptr_t dst,
-                        uint32_t components) {
-  packbits_decode(active_impl(),
-                  layout_from(first_bit, bits, container_bytes, sign_extend, is_bool),
-                  reinterpret_cast<const uint8_t*>(src),
-                  reinterpret_cast<uint8_t*>(dst), components);
-}
-
-void packbits_encode_js(uint32_t first_bit, uint32_t bits,
-                        uint32_t container_bytes, bool sign_extend,
-                        bool is_bool, uintptr_t src, uintptr_t dst,
-                        uint32_t components) {
-  packbits_encode(active_impl(),
-                  layout_from(first_bit, bits, container_bytes, sign_extend, is_bool),
-                  reinterpret_cast<const uint8_t*>(src),
-                  reinterpret_cast<uint8_t*>(dst), components);
-}
-
 // ---- numcodecs.packbits ---------------------------------------------------
 
 struct NumcodecsPlanJs {
@@ -283,16 +239,6 @@ Outcome numcodecs_input_error(const std::string& data_type,
   if (!s.ok()) return to_outcome(s);
   return to_outcome(check_numcodecs_decoded(plan, "bytes of input",
                                             static_cast<uint64_t>(length)));
-}
-
-void numcodecs_unpack_js(uintptr_t src, uintptr_t dst, uint32_t count) {
-  unpack_msb_first(active_impl(), reinterpret_cast<const uint8_t*>(src),
-                   reinterpret_cast<uint8_t*>(dst), count);
-}
-
-void numcodecs_pack_js(uintptr_t src, uintptr_t dst, uint32_t count) {
-  pack_msb_first(active_impl(), reinterpret_cast<const uint8_t*>(src),
-                 reinterpret_cast<uint8_t*>(dst), count);
 }
 
 }  // namespace
@@ -353,16 +299,11 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
   function("planPackBits", &plan_packbits_js);
   function("packbitsFrameError", &packbits_frame_error);
   function("packbitsInputError", &packbits_input_error);
-  function("packbitsDecode", &packbits_decode_js);
-  function("packbitsEncode", &packbits_encode_js);
   function("planNumcodecsPackBits", &plan_numcodecs_js);
   function("numcodecsFrameError", &numcodecs_frame_error);
   function("numcodecsInputError", &numcodecs_input_error);
-  function("numcodecsUnpack", &numcodecs_unpack_js);
-  function("numcodecsPack", &numcodecs_pack_js);
   function("planBytes", &plan_bytes_js);
   function("bytesLengthError", &bytes_length_error);
-  function("bytesTransform", &bytes_transform_js);
   function("setImplementation", &set_implementation);
   function("implementation", &implementation_name);
 }

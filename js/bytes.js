@@ -25,6 +25,8 @@ export class BytesCodec {
   #shape;
   #stride;
   #adapter;
+  #swapStream;
+  #normalizeStream;
 
   /**
    * @param {{endian?: "big" | "little"} | undefined} configuration
@@ -57,6 +59,8 @@ export class BytesCodec {
     this.#shape = meta.shape.slice();
     this.#stride = cOrderStrides(this.#shape);
     this.#adapter = adapter;
+    this.#swapStream = this.#heapStream(false);
+    this.#normalizeStream = this.#heapStream(this.#plan.normalizeBool);
   }
 
   /**
@@ -84,7 +88,7 @@ export class BytesCodec {
       data = viewAs(this.#ArrayType, bytes);
     } else {
       data = allocate("bytes", this.#ArrayType, bytes.byteLength);
-      this.#transform(bytes, new Uint8Array(data.buffer), false);
+      streamThroughHeap(this.#module, this.#swapStream, bytes, new Uint8Array(data.buffer));
     }
     return {
       data: this.#plan.normalizeBool && this.#adapter.wrapBool
@@ -106,7 +110,7 @@ export class BytesCodec {
       return bytes.slice();
     }
     const out = allocate("bytes", Uint8Array, bytes.byteLength);
-    this.#transform(bytes, out, this.#plan.normalizeBool);
+    streamThroughHeap(this.#module, this.#normalizeStream, bytes, out);
     return out;
   }
 
@@ -116,18 +120,18 @@ export class BytesCodec {
     }
   }
 
-  #transform(src, dst, normalizeBool) {
+  /** @returns {import("./heap.js").HeapStream} */
+  #heapStream(normalizeBool) {
     const module = this.#module;
     const unit = this.#plan.swapWidth;
-    streamThroughHeap(module, {
-      src,
-      dst,
-      units: src.byteLength / unit,
+    const normalize = normalizeBool ? 1 : 0;
+    return {
+      units: this.#plan.byteLength / unit,
       unitsPerBlock: Math.floor(SCRATCH_BYTES / unit),
       srcOffset: (u) => u * unit,
       dstOffset: (u) => u * unit,
-      kernel: (srcPtr, dstPtr, _start, units) =>
-        module.bytesTransform(unit, normalizeBool, srcPtr, dstPtr, units * unit),
-    });
+      kernel: (srcPtr, dstPtr, _start, count) =>
+        module._zcw_bytes_transform(unit, normalize, srcPtr, dstPtr, count * unit),
+    };
   }
 }

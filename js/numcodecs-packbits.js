@@ -21,6 +21,8 @@ export class NumcodecsPackBitsCodec {
   #plan;
   #stride;
   #adapter;
+  #unpackStream;
+  #packStream;
 
   /**
    * @param {{} | undefined} configuration PackBits has no parameters
@@ -46,6 +48,8 @@ export class NumcodecsPackBitsCodec {
     );
     this.#stride = cOrderStrides(this.#meta.shape);
     this.#adapter = adapter;
+    this.#unpackStream = this.#heapStream(true);
+    this.#packStream = this.#heapStream(false);
   }
 
   static fromConfig(configuration, meta) {
@@ -76,7 +80,7 @@ export class NumcodecsPackBitsCodec {
       );
     }
     const data = allocate("numcodecs.packbits", Uint8Array, plan.elements);
-    this.#stream(this.#module.numcodecsUnpack, bytes.subarray(1), data, true);
+    streamThroughHeap(this.#module, this.#unpackStream, bytes.subarray(1), data);
     return {
       data: this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
       shape: this.#meta.shape,
@@ -104,24 +108,28 @@ export class NumcodecsPackBitsCodec {
     }
     const out = allocate("numcodecs.packbits", Uint8Array, plan.encodedBytes);
     out[0] = plan.paddingBits;
-    this.#stream(this.#module.numcodecsPack, bytes, out.subarray(1), false);
+    streamThroughHeap(this.#module, this.#packStream, bytes, out.subarray(1));
     return { data: out, shape: [out.length], stride: [1] };
   }
 
-  // Groups of 8 bools are one packed byte.
-  #stream(kernel, src, dst, unpack) {
+  /**
+   * Groups of 8 bools are one packed byte.
+   * @returns {import("./heap.js").HeapStream}
+   */
+  #heapStream(unpack) {
+    const module = this.#module;
     const n = this.#plan.elements;
-    const packedOffset = (u) => Math.min(u, this.#plan.bodyBytes);
+    const bodyBytes = this.#plan.bodyBytes;
+    const packedOffset = (u) => Math.min(u, bodyBytes);
     const boolOffset = (u) => Math.min(u * 8, n);
-    streamThroughHeap(this.#module, {
-      src,
-      dst,
+    const run = unpack ? module._zcw_numcodecs_unpack : module._zcw_numcodecs_pack;
+    return {
       units: Math.ceil(n / 8),
       unitsPerBlock: Math.floor(SCRATCH_BYTES / 8),
       srcOffset: unpack ? packedOffset : boolOffset,
       dstOffset: unpack ? boolOffset : packedOffset,
-      kernel: (srcPtr, dstPtr, start, units) =>
-        kernel(srcPtr, dstPtr, Math.min(units * 8, n - start * 8)),
-    });
+      kernel: (srcPtr, dstPtr, start, count) =>
+        run(srcPtr, dstPtr, Math.min(count * 8, n - start * 8)),
+    };
   }
 }

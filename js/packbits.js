@@ -53,6 +53,8 @@ export class PackBitsCodec {
   #shape;
   #stride;
   #adapter;
+  #decodeStream;
+  #encodeStream;
 
   /**
    * @param {{padding_encoding?: string | null, first_bit?: number | null,
@@ -77,6 +79,8 @@ export class PackBitsCodec {
     this.#shape = meta.shape.slice();
     this.#stride = cOrderStrides(this.#shape);
     this.#adapter = adapter;
+    this.#decodeStream = this.#heapStream("decode");
+    this.#encodeStream = this.#heapStream("encode");
   }
 
   static fromConfig(configuration, meta) {
@@ -116,7 +120,7 @@ export class PackBitsCodec {
     const bodyStart = plan.padding === "first_byte" ? 1 : 0;
     const body = bytes.subarray(bodyStart, bodyStart + plan.bodyBytes);
     const data = allocate("packbits", this.#ArrayType, plan.decodedBytes);
-    this.#stream("decode", body, new Uint8Array(data.buffer));
+    streamThroughHeap(this.#module, this.#decodeStream, body, new Uint8Array(data.buffer));
     return {
       data: plan.isBool && this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
       shape: this.#shape,
@@ -138,35 +142,37 @@ export class PackBitsCodec {
     }
     const out = allocate("packbits", Uint8Array, plan.encodedBytes);
     const bodyStart = plan.padding === "first_byte" ? 1 : 0;
-    this.#stream("encode", bytes, out.subarray(bodyStart, bodyStart + plan.bodyBytes));
+    streamThroughHeap(this.#module, this.#encodeStream, bytes,
+      out.subarray(bodyStart, bodyStart + plan.bodyBytes));
     if (plan.padding === "first_byte") out[0] = plan.paddingBits;
     if (plan.padding === "last_byte") out[out.length - 1] = plan.paddingBits;
     return out;
   }
 
-  // Streams groups of 8 elements (whole bytes on both sides) through wasm.
-  #stream(direction, src, dst) {
+  /**
+   * Groups of 8 elements: whole bytes on both sides.
+   * @returns {import("./heap.js").HeapStream}
+   */
+  #heapStream(direction) {
     const module = this.#module;
     const plan = this.#plan;
     const { containerBytes, componentCount } = plan.dataType;
     const elementBytes = containerBytes * componentCount;
     const packedPerUnit = plan.bitsPerElement; // bytes per 8 elements
-    const decodedPerUnit = 8 * elementBytes;
     const packedOffset = (u) => Math.min(u * packedPerUnit, plan.bodyBytes);
     const decodedOffset = (u) => Math.min(u * 8, plan.elements) * elementBytes;
-    const run = direction === "decode" ? module.packbitsDecode : module.packbitsEncode;
-    streamThroughHeap(module, {
-      src,
-      dst,
-      units: Math.ceil(plan.elements / 8),
-      unitsPerBlock: Math.floor(SCRATCH_BYTES / Math.max(packedPerUnit, decodedPerUnit)),
+    const run = direction === "decode" ? module._zcw_packbits_decode : module._zcw_packbits_encode;
+    const { firstBit, bits, elements } = plan;
+    const signExtend = plan.signExtend ? 1 : 0;
+    const isBool = plan.isBool ? 1 : 0;
+    return {
+      units: Math.ceil(elements / 8),
+      unitsPerBlock: Math.floor(SCRATCH_BYTES / Math.max(packedPerUnit, 8 * elementBytes)),
       srcOffset: direction === "decode" ? packedOffset : decodedOffset,
       dstOffset: direction === "decode" ? decodedOffset : packedOffset,
-      kernel: (srcPtr, dstPtr, start, units) => {
-        const elements = Math.min(units * 8, plan.elements - start * 8);
-        run(plan.firstBit, plan.bits, containerBytes, plan.signExtend,
-          plan.isBool, srcPtr, dstPtr, elements * componentCount);
-      },
-    });
+      kernel: (srcPtr, dstPtr, start, count) =>
+        run(firstBit, bits, containerBytes, signExtend, isBool, srcPtr, dstPtr,
+          Math.min(count * 8, elements - start * 8) * componentCount),
+    };
   }
 }

@@ -8,6 +8,7 @@ echo "== native core tests (clang-14, ASan + UBSan, CTest)"
 bash scripts/test-native.sh
 echo "== wasm build"
 bash scripts/build-wasm.sh
+bash scripts/check-simd-codegen.sh
 echo "== Jest suites"
 node --experimental-vm-modules node_modules/jest/bin/jest.js --ci
 echo "== all tests passed in $((SECONDS - start)) s"

@@ -2,6 +2,13 @@
 // natively over SSE4.1. Kernels are written once against these; only this
 // file knows the instruction sets. Shuffle indices must be 0..15, or 0x80 for
 // a zero byte (the two instruction sets agree only there).
+//
+// Shift counts are template parameters on purpose: clang-14 compiles a wasm
+// vector shift by a run-time count lane by lane (8 extract/shift/replace
+// sequences instead of one i16x8.shr_u, 5x slower), so a run-time count must
+// not compile. Kernels template on the counts they need (choosing the
+// instantiation once per call), or multiply by 2^n for a run-time or
+// per-lane left shift, with opaque() factors.
 #pragma once
 
 #include <cstdint>
@@ -33,12 +40,13 @@ inline v128 sub_u8(v128 a, v128 b) { return wasm_i8x16_sub(a, b); }
 inline v128 sub_u16(v128 a, v128 b) { return wasm_i16x8_sub(a, b); }
 inline v128 min_u8(v128 a, v128 b) { return wasm_u8x16_min(a, b); }
 inline v128 eq_u8(v128 a, v128 b) { return wasm_i8x16_eq(a, b); }
-inline v128 shr_u16(v128 v, int n) { return wasm_u16x8_shr(v, n); }
-inline v128 shl_u16(v128 v, int n) { return wasm_i16x8_shl(v, n); }
-inline v128 shr_u32(v128 v, int n) { return wasm_u32x4_shr(v, n); }
-inline v128 shl_u32(v128 v, int n) { return wasm_i32x4_shl(v, n); }
-inline v128 shr_u64(v128 v, int n) { return wasm_u64x2_shr(v, n); }
-inline v128 shl_u64(v128 v, int n) { return wasm_i64x2_shl(v, n); }
+template <int N> v128 shr_u16(v128 v) { return wasm_u16x8_shr(v, N); }
+template <int N> v128 shl_u16(v128 v) { return wasm_i16x8_shl(v, N); }
+template <int N> v128 shr_u32(v128 v) { return wasm_u32x4_shr(v, N); }
+template <int N> v128 shl_u32(v128 v) { return wasm_i32x4_shl(v, N); }
+template <int N> v128 shr_u64(v128 v) { return wasm_u64x2_shr(v, N); }
+template <int N> v128 shl_u64(v128 v) { return wasm_i64x2_shl(v, N); }
+inline v128 mul_u16(v128 a, v128 b) { return wasm_i16x8_mul(a, b); }  // low 16 bits
 inline v128 mul_u32(v128 a, v128 b) { return wasm_i32x4_mul(a, b); }
 // Narrowing with unsigned saturation; callers keep values in range.
 inline v128 narrow_u32_to_u16(v128 a, v128 b) { return wasm_u16x8_narrow_i32x4(a, b); }
@@ -60,12 +68,13 @@ inline v128 sub_u8(v128 a, v128 b) { return _mm_sub_epi8(a, b); }
 inline v128 sub_u16(v128 a, v128 b) { return _mm_sub_epi16(a, b); }
 inline v128 min_u8(v128 a, v128 b) { return _mm_min_epu8(a, b); }
 inline v128 eq_u8(v128 a, v128 b) { return _mm_cmpeq_epi8(a, b); }
-inline v128 shr_u16(v128 v, int n) { return _mm_srl_epi16(v, _mm_cvtsi32_si128(n)); }
-inline v128 shl_u16(v128 v, int n) { return _mm_sll_epi16(v, _mm_cvtsi32_si128(n)); }
-inline v128 shr_u32(v128 v, int n) { return _mm_srl_epi32(v, _mm_cvtsi32_si128(n)); }
-inline v128 shl_u32(v128 v, int n) { return _mm_sll_epi32(v, _mm_cvtsi32_si128(n)); }
-inline v128 shr_u64(v128 v, int n) { return _mm_srl_epi64(v, _mm_cvtsi32_si128(n)); }
-inline v128 shl_u64(v128 v, int n) { return _mm_sll_epi64(v, _mm_cvtsi32_si128(n)); }
+template <int N> v128 shr_u16(v128 v) { return _mm_srli_epi16(v, N); }
+template <int N> v128 shl_u16(v128 v) { return _mm_slli_epi16(v, N); }
+template <int N> v128 shr_u32(v128 v) { return _mm_srli_epi32(v, N); }
+template <int N> v128 shl_u32(v128 v) { return _mm_slli_epi32(v, N); }
+template <int N> v128 shr_u64(v128 v) { return _mm_srli_epi64(v, N); }
+template <int N> v128 shl_u64(v128 v) { return _mm_slli_epi64(v, N); }
+inline v128 mul_u16(v128 a, v128 b) { return _mm_mullo_epi16(a, b); }
 inline v128 mul_u32(v128 a, v128 b) { return _mm_mullo_epi32(a, b); }
 inline v128 narrow_u32_to_u16(v128 a, v128 b) { return _mm_packus_epi32(a, b); }
 inline v128 narrow_u16_to_u8(v128 a, v128 b) { return _mm_packus_epi16(a, b); }
@@ -73,6 +82,15 @@ inline uint32_t top_bits_u8(v128 v) { return static_cast<uint32_t>(_mm_movemask_
 #endif
 
 inline v128 zero() { return splat_u8(0); }
+
+// A value the optimiser cannot see through. Kernels multiply by powers of two
+// to shift each lane by its own count; if LLVM sees the constants it turns
+// the multiply back into per-lane shifts, which SIMD128 lacks, and scalarises
+// them. One volatile read when a kernel sets up its constants.
+inline uint32_t opaque(uint32_t x) {
+  static volatile uint32_t zero = 0;
+  return x + zero;
+}
 
 }  // namespace zcw::simd
 #endif
