@@ -8,6 +8,7 @@ import {
   checkMeta,
   chunkBytes,
   cOrderStrides,
+  outputBytes,
   viewAs,
 } from "./chunk.js";
 import { arrayTypeFor } from "./data-types.js";
@@ -31,7 +32,9 @@ export class BytesCodec {
   /**
    * @param {{endian?: "big" | "little"} | undefined} configuration
    * @param {{dataType: string, shape: number[]}} meta
-   * @param {{wrapBool?: (bytes: Uint8Array) => unknown}} [adapter]
+   * @param {{wrapBool?: (bytes: Uint8Array) => unknown, module?: object}} [adapter]
+   *   internal: zarrita's bool container (register), another module
+   *   instance (the benchmark's build without SIMD)
    */
   constructor(configuration, meta, adapter = {}) {
     const config = checkConfiguration("bytes", configuration);
@@ -51,7 +54,7 @@ export class BytesCodec {
       );
     }
     checkMeta("bytes", meta);
-    this.#module = wasm();
+    this.#module = adapter.module ?? wasm();
     this.#plan = throwIfFailed(
       this.#module.planBytes(meta.dataType, endian, meta.shape),
     );
@@ -97,6 +100,23 @@ export class BytesCodec {
       shape: this.#shape,
       stride: this.#stride,
     };
+  }
+
+  /**
+   * Decodes into the caller's array (the data type's container, of the
+   * decoded size), allocating nothing. Returns `out`.
+   * @template {ArrayBufferView} T
+   * @param {Uint8Array} input
+   * @param {T} out
+   * @returns {T}
+   */
+  decodeInto(input, out) {
+    const bytes = bytesOf("bytes", "decode input", input);
+    this.#checkLength("encoded bytes", bytes.byteLength);
+    const dst = outputBytes("bytes", this.#ArrayType, this.#plan.byteLength, out, bytes);
+    if (this.#plan.swapWidth === 1) dst.set(bytes);
+    else streamThroughHeap(this.#module, this.#swapStream, bytes, dst);
+    return out;
   }
 
   /**

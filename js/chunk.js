@@ -1,5 +1,5 @@
 // Checking and viewing what users hand to encode and decode.
-import { describe, ZarrCodecError } from "./errors.js";
+import { describe, withArticle, ZarrCodecError } from "./errors.js";
 
 const LITTLE_ENDIAN_HOST =
   new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -118,4 +118,38 @@ export function allocate(codec, ArrayType, byteLength) {
       { cause },
     );
   }
+}
+
+const tagOf = (x) => Object.prototype.toString.call(x).slice(8, -1);
+
+/**
+ * The bytes of `out`, the caller's array for decodeInto: it must be the data
+ * type's own container (a bool chunk may also go into zarrita's BoolArray),
+ * exactly `byteLength` long, and must not overlap `input`.
+ */
+export function outputBytes(codec, ArrayType, byteLength, out, input) {
+  const name = ArrayType.name;
+  const tag = out === null || typeof out !== "object" ? undefined : tagOf(out);
+  const isBoolArray = name === "Uint8Array" && out?.constructor?.name === "BoolArray";
+  if ((tag !== name && !isBoolArray) || out.byteLength !== byteLength) {
+    const found =
+      tag === undefined ? describe(out)
+      : `${withArticle(out.constructor?.name ?? tag)} of ${out.byteLength} bytes`;
+    throw new ZarrCodecError(
+      "INVALID_INPUT",
+      `${codec}: decodeInto needs ${withArticle(name)} of ${byteLength} bytes, got ${found}`,
+    );
+  }
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  if (
+    bytes.buffer === input.buffer &&
+    bytes.byteOffset < input.byteOffset + input.byteLength &&
+    input.byteOffset < bytes.byteOffset + bytes.byteLength
+  ) {
+    throw new ZarrCodecError(
+      "INVALID_INPUT",
+      `${codec}: decodeInto's output overlaps its input`,
+    );
+  }
+  return bytes;
 }

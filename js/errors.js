@@ -23,6 +23,12 @@ export function throwIfFailed(outcome) {
   return outcome;
 }
 
+/** "a Uint8Array", "an Int16Array". */
+export function withArticle(name) {
+  // "Uint" is said "you-int": a Uint8Array.
+  return `${/^[AEIO]/.test(name) ? "an" : "a"} ${name}`;
+}
+
 /** A short, bounded description of any value, for messages. */
 export function describe(value) {
   if (value === null) return "null";
@@ -32,5 +38,5 @@ export function describe(value) {
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) return `an Array of length ${value.length}`;
   const name = value.constructor?.name;
-  return name && name !== "Object" ? `a ${name}` : "an object";
+  return name && name !== "Object" ? withArticle(name) : "an object";
 }

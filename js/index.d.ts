@@ -68,6 +68,8 @@ export class BytesCodec {
     meta: ChunkMeta,
   ): BytesCodec;
   decode(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike): Chunk<DecodedArray>;
+  /** Decodes into `out` (the data type's container, of the decoded size); returns it. */
+  decodeInto<T extends DecodedArray | BufferBacked>(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike, out: T): T;
   encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Uint8Array;
   computeEncodedSize(decodedByteLength: number): number;
 }
@@ -90,6 +92,8 @@ export class PackBitsCodec {
     meta: ChunkMeta,
   ): PackBitsCodec;
   decode(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike): Chunk<DecodedArray>;
+  /** Decodes into `out` (the data type's container, of the decoded size); returns it. */
+  decodeInto<T extends DecodedArray | BufferBacked>(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike, out: T): T;
   encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Uint8Array;
   computeEncodedSize(decodedByteLength: number): number;
 }
@@ -108,6 +112,8 @@ export class NumcodecsPackBitsCodec {
   ): NumcodecsPackBitsCodec;
   getEncodedMeta<M extends ChunkMeta>(meta: M): M & { dataType: "uint8"; shape: [number] };
   decode(chunk: { data: BufferBacked }): Chunk<Uint8Array>;
+  /** Decodes into `out` (a Uint8Array or BoolArray of n bools); returns it. */
+  decodeInto<T extends Uint8Array | BufferBacked>(chunk: { data: BufferBacked }, out: T): T;
   encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Chunk<Uint8Array>;
 }
 

@@ -30,9 +30,17 @@ async function load() {
         "Safari 16.4+)",
     );
   }
-  const module = await createZarrCodecsModule();
+  instance = await instantiate(createZarrCodecsModule);
+  return instance;
+}
+
+/**
+ * A module instance with its scratch region, from an Emscripten factory.
+ * Internal: the benchmark also instantiates the build without SIMD.
+ */
+export async function instantiate(factory) {
+  const module = await factory();
   module.scratch = allocateScratch(module);
-  instance = module;
   return module;
 }
 

@@ -9,6 +9,7 @@ import {
   checkConfiguration,
   checkMeta,
   cOrderStrides,
+  outputBytes,
 } from "./chunk.js";
 import { describe, throwIfFailed, ZarrCodecError } from "./errors.js";
 import { SCRATCH_BYTES, streamThroughHeap } from "./heap.js";
@@ -27,7 +28,9 @@ export class NumcodecsPackBitsCodec {
   /**
    * @param {{} | undefined} configuration PackBits has no parameters
    * @param {{dataType: string, shape: number[]}} meta
-   * @param {{wrapBool?: (bytes: Uint8Array) => unknown}} [adapter]
+   * @param {{wrapBool?: (bytes: Uint8Array) => unknown, module?: object}} [adapter]
+   *   internal: zarrita's bool container (register), another module
+   *   instance (the benchmark's build without SIMD)
    */
   constructor(configuration, meta, adapter = {}) {
     const config = checkConfiguration("numcodecs.packbits", configuration);
@@ -41,7 +44,7 @@ export class NumcodecsPackBitsCodec {
       }
     }
     checkMeta("numcodecs.packbits", meta);
-    this.#module = wasm();
+    this.#module = adapter.module ?? wasm();
     this.#meta = { dataType: meta.dataType, shape: meta.shape.slice() };
     this.#plan = throwIfFailed(
       this.#module.planNumcodecsPackBits(meta.dataType, meta.shape),
@@ -71,6 +74,33 @@ export class NumcodecsPackBitsCodec {
    * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
    */
   decode(chunk) {
+    const body = this.#body(chunk);
+    const data = allocate("numcodecs.packbits", Uint8Array, this.#plan.elements);
+    streamThroughHeap(this.#module, this.#unpackStream, body, data);
+    return {
+      data: this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
+      shape: this.#meta.shape,
+      stride: this.#stride,
+    };
+  }
+
+  /**
+   * Decodes into the caller's Uint8Array (or BoolArray) of n bools,
+   * allocating nothing. Returns `out`.
+   * @template {ArrayBufferView} T
+   * @param {{data: ArrayBufferView}} chunk
+   * @param {T} out
+   * @returns {T}
+   */
+  decodeInto(chunk, out) {
+    const body = this.#body(chunk);
+    const dst = outputBytes("numcodecs.packbits", Uint8Array, this.#plan.elements, out, body);
+    streamThroughHeap(this.#module, this.#unpackStream, body, dst);
+    return out;
+  }
+
+  /** The packed bits of a checked chunk. */
+  #body(chunk) {
     const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk?.data);
     const plan = this.#plan;
     if (bytes.byteLength !== plan.encodedBytes || bytes[0] !== plan.paddingBits) {
@@ -79,13 +109,7 @@ export class NumcodecsPackBitsCodec {
           this.#meta.dataType, this.#meta.shape, bytes.byteLength, bytes[0] ?? 0),
       );
     }
-    const data = allocate("numcodecs.packbits", Uint8Array, plan.elements);
-    streamThroughHeap(this.#module, this.#unpackStream, bytes.subarray(1), data);
-    return {
-      data: this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
-      shape: this.#meta.shape,
-      stride: this.#stride,
-    };
+    return bytes.subarray(1);
   }
 
   /**

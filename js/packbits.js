@@ -7,6 +7,7 @@ import {
   checkMeta,
   chunkBytes,
   cOrderStrides,
+  outputBytes,
 } from "./chunk.js";
 import { arrayTypeFor } from "./data-types.js";
 import { describe, throwIfFailed, ZarrCodecError } from "./errors.js";
@@ -60,12 +61,14 @@ export class PackBitsCodec {
    * @param {{padding_encoding?: string | null, first_bit?: number | null,
    *   last_bit?: number | null} | undefined} configuration
    * @param {{dataType: string, shape: number[]}} meta
-   * @param {{wrapBool?: (bytes: Uint8Array) => unknown}} [adapter]
+   * @param {{wrapBool?: (bytes: Uint8Array) => unknown, module?: object}} [adapter]
+   *   internal: zarrita's bool container (register), another module
+   *   instance (the benchmark's build without SIMD)
    */
   constructor(configuration, meta, adapter = {}) {
     const config = checkPackBitsConfig(configuration);
     checkMeta("packbits", meta);
-    this.#module = wasm();
+    this.#module = adapter.module ?? wasm();
     this.#planArgs = [
       meta.dataType,
       config.first_bit ?? null,
@@ -102,6 +105,33 @@ export class PackBitsCodec {
    * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
    */
   decode(input) {
+    const body = this.#body(input);
+    const data = allocate("packbits", this.#ArrayType, this.#plan.decodedBytes);
+    streamThroughHeap(this.#module, this.#decodeStream, body, new Uint8Array(data.buffer));
+    return {
+      data: this.#plan.isBool && this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
+      shape: this.#shape,
+      stride: this.#stride,
+    };
+  }
+
+  /**
+   * Decodes into the caller's array (the data type's container, of the
+   * decoded size), allocating nothing. Returns `out`.
+   * @template {ArrayBufferView} T
+   * @param {Uint8Array} input
+   * @param {T} out
+   * @returns {T}
+   */
+  decodeInto(input, out) {
+    const body = this.#body(input);
+    const dst = outputBytes("packbits", this.#ArrayType, this.#plan.decodedBytes, out, body);
+    streamThroughHeap(this.#module, this.#decodeStream, body, dst);
+    return out;
+  }
+
+  /** The packed bits of a checked frame. */
+  #body(input) {
     const bytes = bytesOf("packbits", "decode input", input);
     const plan = this.#plan;
     const length = bytes.byteLength;
@@ -118,14 +148,7 @@ export class PackBitsCodec {
       );
     }
     const bodyStart = plan.padding === "first_byte" ? 1 : 0;
-    const body = bytes.subarray(bodyStart, bodyStart + plan.bodyBytes);
-    const data = allocate("packbits", this.#ArrayType, plan.decodedBytes);
-    streamThroughHeap(this.#module, this.#decodeStream, body, new Uint8Array(data.buffer));
-    return {
-      data: plan.isBool && this.#adapter.wrapBool ? this.#adapter.wrapBool(data) : data,
-      shape: this.#shape,
-      stride: this.#stride,
-    };
+    return bytes.subarray(bodyStart, bodyStart + plan.bodyBytes);
   }
 
   /**

@@ -9,6 +9,8 @@ bash scripts/test-native.sh
 echo "== wasm build"
 bash scripts/build-wasm.sh
 bash scripts/check-simd-codegen.sh
+echo "== benchmark smoke run (builds the no-SIMD and native variants; timings not checked)"
+bash scripts/bench.sh --quick --no-write >/dev/null
 echo "== Jest suites"
 node --experimental-vm-modules node_modules/jest/bin/jest.js --ci
 echo "== all tests passed in $((SECONDS - start)) s"

@@ -1,6 +1,7 @@
 // The general fast path: any bit width 1..64, any container, any first_bit.
 // Bits move through a 64-bit accumulator filled and drained eight bytes at a
 // time where the buffer allows, so the cost per value is a few shifts.
+#include <algorithm>
 #include <cstring>
 
 #include "packbits_kernels.h"
@@ -21,6 +22,12 @@ class BitReader {
     buf_ >>= b;
     have_ -= b;
     return v;
+  }
+
+  // Drops `bits` bits, to start mid-byte.
+  void skip(uint32_t bits) {
+    for (; bits > 32; bits -= 32) read(32);
+    if (bits) read(bits);
   }
 
   // b in 1..64.
@@ -112,17 +119,45 @@ inline uint64_t sign_extend_from(uint64_t v, uint32_t last) {
   return static_cast<uint64_t>(static_cast<int64_t>(v << up) >> up);
 }
 
+// Each value is read on its own, with one 8-byte load at its first byte
+// (no value waits on the one before, so loads overlap), while that load
+// stays inside the buffer; the bit reader does the last few.
+template <typename Container, bool SignExtend>
+void decode_as(const PackBitsLayout& l, const uint8_t* packed, uint8_t* out,
+               size_t components) {
+  const uint32_t b = l.bits;
+  const uint64_t in_bytes = (uint64_t{components} * b + 7) / 8;
+  const uint32_t last = l.first_bit + b - 1;
+  const uint64_t mask = b == 64 ? ~uint64_t{0} : (uint64_t{1} << b) - 1;
+  size_t c = 0;
+  if (b <= 56 && in_bytes >= 8) {
+    // Value c's load covers bytes bit/8 .. bit/8 + 7.
+    const size_t direct = static_cast<size_t>(
+        std::min<uint64_t>(components, ((in_bytes - 8) * 8) / b + 1));
+    for (; c < direct; ++c) {
+      const uint64_t bit = uint64_t{c} * b;
+      uint64_t w;
+      std::memcpy(&w, packed + bit / 8, 8);
+      uint64_t v = ((w >> (bit % 8)) & mask) << l.first_bit;
+      if constexpr (SignExtend) v = sign_extend_from(v, last);
+      store<Container>(out + c * sizeof(Container), v);
+    }
+  }
+  const uint64_t bit = uint64_t{c} * b;
+  BitReader reader(packed + bit / 8, packed + in_bytes);
+  reader.skip(bit % 8);
+  for (; c < components; ++c) {
+    uint64_t v = reader.read_wide(b) << l.first_bit;
+    if constexpr (SignExtend) v = sign_extend_from(v, last);
+    store<Container>(out + c * sizeof(Container), v);
+  }
+}
+
 template <typename Container>
 void decode_as(const PackBitsLayout& l, const uint8_t* packed, uint8_t* out,
                size_t components) {
-  const size_t in_bytes = (uint64_t{components} * l.bits + 7) / 8;
-  BitReader reader(packed, packed + in_bytes);
-  const uint32_t last = l.first_bit + l.bits - 1;
-  for (size_t c = 0; c < components; ++c) {
-    uint64_t v = reader.read_wide(l.bits) << l.first_bit;
-    if (l.sign_extend) v = sign_extend_from(v, last);
-    store<Container>(out + c * sizeof(Container), v);
-  }
+  if (l.sign_extend) return decode_as<Container, true>(l, packed, out, components);
+  decode_as<Container, false>(l, packed, out, components);
 }
 
 template <typename Container>
