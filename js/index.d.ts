@@ -117,6 +117,17 @@ export class NumcodecsPackBitsCodec {
   encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Chunk<Uint8Array>;
 }
 
+/** float16 bit patterns to exact float32 values (NaN payloads, -0, subnormals kept). */
+export function float16ToFloat32(values: Uint16Array): Float32Array;
+/** bfloat16 bit patterns to exact float32 values. */
+export function bfloat16ToFloat32(values: Uint16Array): Float32Array;
+/** float4_e2m1fn bit patterns (low 4 bits of each byte) to float32 values. */
+export function float4E2m1fnToFloat32(values: Uint8Array): Float32Array;
+/** float6_e2m3fn bit patterns (low 6 bits of each byte) to float32 values. */
+export function float6E2m3fnToFloat32(values: Uint8Array): Float32Array;
+/** float6_e3m2fn bit patterns (low 6 bits of each byte) to float32 values. */
+export function float6E3m2fnToFloat32(values: Uint8Array): Float32Array;
+
 /** Resolves once the wasm module is loaded (needed before direct use). */
 export function ready(): Promise<void>;
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, skipping what is already there:
 # Debian's Emscripten (with clang-14 and its sanitizer runtimes), GoogleTest,
-# and the npm dev dependencies. Safe to run again.
+# Chromium for the browser tests, and the npm dev dependencies. Safe to run
+# again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,8 @@ command -v clang++-14 >/dev/null || need+=(clang-14)
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 dpkg -s libgtest-dev >/dev/null 2>&1 || need+=(libgtest-dev)
 command -v cmake >/dev/null || need+=(cmake)
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if ((${#need[@]})); then
   echo "setup: installing ${need[*]} from Debian"
   sudo=""

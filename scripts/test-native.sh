@@ -6,6 +6,6 @@ cd "$(dirname "$0")/.."
 cxx=clang++-14
 command -v "$cxx" >/dev/null || cxx=c++
 cmake -S . -B build/native-asan -DZCW_SANITIZE=ON -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build/native-asan -j"$(nproc)"
+cmake --build build/native-asan --target zcw_native_tests -j"$(nproc)"
 cd build/native-asan
 ctest --output-on-failure -j"$(nproc)"

@@ -1,0 +1,38 @@
+// The demo and the Node examples run and say what they should.
+import { expect, jest, test } from "@jest/globals";
+import { execFileSync } from "node:child_process";
+import { makeImage } from "../../examples/sample-store.mjs";
+import { ROOT } from "./browser.js";
+
+jest.setTimeout(60000);
+const run = (script, args = []) => execFileSync("node", [script, ...args], { cwd: ROOT, encoding: "utf8" });
+
+test("npm run demo's script verifies every value and reports sizes and speed", () => {
+  const out = run("examples/demo.mjs");
+  expect(out).toMatch(/image uint16 .* 384 KiB stored vs {2}512 KiB unpacked \(75\.0%\), values verified: all 262144/);
+  expect(out).toMatch(/mask {2}bool .* 32 KiB stored vs {2}256 KiB unpacked \(12\.5%\), values verified: all 262144/);
+  expect(out).toMatch(/decode a 128x128 12-bit image chunk: wasm [\d.]+ us .* plain JS [\d.]+ us: [\d.]+x/);
+  expect(out).toContain("npm run viewer");
+});
+
+test("examples/node/direct-codecs.mjs", () => {
+  const out = run("examples/node/direct-codecs.mjs");
+  expect(out).toContain("uint16 12-bit: 8192 bytes -> 6144 packed");
+  expect(out).toContain("exact: true");
+  expect(out).toContain("int4 weights from bytes 8F 10 7E: [-1, -8, 0, 1, -2, 7]");
+  expect(out).toContain("float4_e2m1fn from bytes 21 F7: [0.5, 1, 6, -6]");
+  expect(out).toContain("float64 big-endian 40 09 21 FB 54 44 2D 18: 3.141592653589793");
+  expect(out).toContain("LENGTH_MISMATCH: packbits: uint16 bits 0..11 shape [64, 64] needs 6144 bytes, got 6143");
+});
+
+test("examples/node/read-local-store.mjs reads the sample store from disk", () => {
+  const out = run("examples/node/read-local-store.mjs");
+  expect(out).toContain("image: uint16 512x512, chunks 128x128");
+  const image = makeImage();
+  const mean = image.reduce((a, b) => a + b, 0) / image.length;
+  const min = image.reduce((a, b) => Math.min(a, b));
+  const max = image.reduce((a, b) => Math.max(a, b));
+  expect(out).toContain(`whole array: min ${min}, max ${max}, mean ${mean.toFixed(2)}`);
+  const row = Array.from({ length: 10 }, (_, i) => image[100 * 512 + 200 + i]).join(" ");
+  expect(out).toContain(`region [100:110, 200:210], first row: ${row}`);
+});

@@ -1,0 +1,154 @@
+// The package as users get it: `npm pack`, installed into a fresh project,
+// then (a) imported from Node ESM, (b) type-checked by TypeScript in a
+// consumer file, (c) bundled by esbuild into a page Chromium loads.
+import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "../../scripts/serve.mjs";
+import { launchChromium, openPage, ROOT } from "./browser.js";
+
+jest.setTimeout(180000);
+
+let project;
+let files;
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-consumer-"));
+  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", project], { cwd: ROOT, encoding: "utf8" }));
+  files = packed.files.map((f) => f.path);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(project, packed.filename)], { cwd: project });
+  // zarrita is an optional peer: the consumer brings its own (ours, linked).
+  for (const dep of ["zarrita", "@zarrita/storage", "numcodecs"]) {
+    mkdirSync(join(project, "node_modules", dep, ".."), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", dep), join(project, "node_modules", dep));
+  }
+});
+
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+test("the tarball holds the module, the JS, the types, README and LICENSE, nothing else", () => {
+  expect(files.sort()).toEqual([
+    "LICENSE", "README.md", "dist/zarr-codecs-wasm.mjs",
+    "js/bytes.js", "js/chunk.js", "js/data-types.js", "js/errors.js", "js/heap.js",
+    "js/index.d.ts", "js/index.js", "js/module.js", "js/numcodecs-packbits.js",
+    "js/packbits.js", "js/register.js", "js/widen.js", "package.json",
+  ]);
+});
+
+test("(a) Node imports the installed package as an ES module and decodes", () => {
+  writeFileSync(join(project, "consumer.mjs"), `
+    import * as zarr from "zarrita";
+    import { ready, register, PackBitsCodec } from "zarr-codecs-wasm";
+    await ready();
+    const codec = PackBitsCodec.fromConfig({ last_bit: 11 }, { dataType: "uint16", shape: [2] });
+    const registry = register(new Map(zarr.registry));
+    console.log(JSON.stringify({
+      values: Array.from(codec.decode(new Uint8Array([0xbc, 0x3a, 0x12])).data),
+      names: ["bytes", "endian", "packbits", "numcodecs.packbits"].filter((n) => registry.has(n)),
+    }));
+  `);
+  const out = JSON.parse(execFileSync("node", ["consumer.mjs"], { cwd: project, encoding: "utf8" }));
+  expect(out).toEqual({ values: [0xabc, 0x123], names: ["bytes", "endian", "packbits", "numcodecs.packbits"] });
+});
+
+test("(b) TypeScript type-checks a consumer of register, the codecs and the error class", () => {
+  writeFileSync(join(project, "consumer.ts"), `
+    import * as zarr from "zarrita";
+    import {
+      register, ready, BytesCodec, PackBitsCodec, NumcodecsPackBitsCodec,
+      ZarrCodecError, float16ToFloat32, type ErrorCode,
+    } from "zarr-codecs-wasm";
+
+    const registry: typeof zarr.registry = register(zarr.registry);
+    async function main(): Promise<number> {
+      await ready();
+      const packbits = PackBitsCodec.fromConfig({ last_bit: 11, padding_encoding: "first_byte" }, { dataType: "uint16", shape: [4] });
+      const packed: Uint8Array = packbits.encode({ data: new Uint16Array(4) });
+      const chunk = packbits.decode(packed);
+      const size: number = packbits.computeEncodedSize(8);
+      const into: Uint16Array = packbits.decodeInto(packed, new Uint16Array(4));
+      const bytes = BytesCodec.fromConfig({ endian: "big" }, { dataType: "float64", shape: [1] });
+      const filter = NumcodecsPackBitsCodec.fromConfig({}, { dataType: "bool", shape: [3] });
+      const meta = filter.getEncodedMeta({ dataType: "bool", shape: [3] });
+      const widened: Float32Array = float16ToFloat32(new Uint16Array([0x3c00]));
+      try {
+        bytes.decode(new Uint8Array(3));
+      } catch (error) {
+        if (error instanceof ZarrCodecError) {
+          const code: ErrorCode = error.code;
+          return code.length;
+        }
+      }
+      return chunk.shape.length + size + into.length + meta.shape[0] + widened[0] + registry.size;
+    }
+    void main();
+  `);
+  writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], skipLibCheck: true },
+    files: ["consumer.ts"],
+  }));
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const typeCheck = (config) => {
+    try {
+      execFileSync("node", [tsc, "-p", config], { cwd: project, encoding: "utf8", stdio: "pipe" });
+      return "";
+    } catch (error) {
+      return error.stdout;
+    }
+  };
+  expect(typeCheck("tsconfig.json")).toBe("");
+  // And a misuse is caught: a wrong option type must not compile.
+  writeFileSync(join(project, "misuse.ts"), `
+    import { PackBitsCodec } from "zarr-codecs-wasm";
+    PackBitsCodec.fromConfig({ last_bit: "11" }, { dataType: "uint16", shape: [4] });
+  `);
+  writeFileSync(join(project, "tsconfig.misuse.json"), JSON.stringify({
+    extends: "./tsconfig.json", files: ["misuse.ts"],
+  }));
+  expect(typeCheck("tsconfig.misuse.json")).toMatch(/misuse\.ts.*TS2322/);
+});
+
+test("(c) esbuild bundles a consumer page that runs in Chromium", async () => {
+  writeFileSync(join(project, "page.js"), `
+    import * as zarr from "zarrita";
+    import { register, ready, PackBitsCodec } from "zarr-codecs-wasm";
+    register(zarr.registry);
+    await ready();
+    const store = new Map();
+    const arr = await zarr.create(zarr.root(store).resolve("m"), {
+      shape: [20], chunkShape: [8], dtype: "bool", fillValue: false,
+      codecs: [{ name: "packbits", configuration: {} }],
+    });
+    const mask = Array.from({ length: 20 }, (_, i) => i % 3 === 0);
+    // From a buffer: zarrita 0.7.5's BoolArray(array) tests instanceof
+    // SharedArrayBuffer, which pages without cross-origin isolation lack.
+    const bools = new zarr.BoolArray(Uint8Array.from(mask, Number).buffer, 0, 20);
+    await zarr.set(arr, null, { data: bools, shape: [20], stride: [1] });
+    const { data } = await zarr.get(arr);
+    const twelve = PackBitsCodec.fromConfig({ last_bit: 11 }, { dataType: "uint16", shape: [2] })
+      .decode(new Uint8Array([0xbc, 0x3a, 0x12])).data;
+    window.result = { mask: Array.from(data), expected: mask, twelve: Array.from(twelve), chunkBytes: store.get("/m/c/0").length };
+  `);
+  writeFileSync(join(project, "index.html"), `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./bundle.js"></script>`);
+  const esbuild = join(ROOT, "node_modules", "esbuild", "bin", "esbuild");
+  execFileSync(esbuild, ["page.js", "--bundle", "--format=esm", "--platform=browser", "--outfile=bundle.js", "--log-level=warning"], { cwd: project });
+  const { server, url } = await serve(project);
+  const browser = await launchChromium();
+  try {
+    const { page, problems } = await openPage(browser);
+    await page.goto(`${url}/index.html`);
+    await page.waitForFunction(() => window.result, null, { timeout: 30000 }).catch(() => {});
+    expect(problems).toEqual([]);
+    const result = await page.evaluate(() => window.result);
+    expect(result.mask).toEqual(result.expected);
+    expect(result.twelve).toEqual([0xabc, 0x123]);
+    expect(result.chunkBytes).toBe(1); // 8 bools in one byte
+    expect(problems).toEqual([]);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
