@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,13 +34,12 @@ void set_outcome(Plan& plan, const Status& s) {
   plan.message = s.message();
 }
 
+// A number as JS would show it, near enough: 2.5, -1, 1e+300, NaN.
 inline std::string describe_number(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  std::string text = std::to_string(v);
-  // Trim "3.500000" to "3.5" and "-1.000000" to "-1".
-  text.erase(text.find_last_not_of('0') + 1);
-  if (!text.empty() && text.back() == '.') text.pop_back();
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", v);
   return text;
 }
 

@@ -124,7 +124,7 @@ export class BytesCodec {
    * @returns {Uint8Array} fresh bytes; the chunk is never changed
    */
   encode(chunk) {
-    const bytes = chunkBytes("bytes", chunk);
+    const bytes = chunkBytes("bytes", chunk, this.#ArrayType);
     this.#checkLength("bytes of input", bytes.byteLength);
     if (this.#plan.swapWidth === 1 && !this.#plan.normalizeBool) {
       return bytes.slice();

@@ -60,13 +60,26 @@ function isBufferLike(x) {
   return tag === "[object ArrayBuffer]" || tag === "[object SharedArrayBuffer]";
 }
 
+/** A Uint8Array on `buffer`; a detached (transferred) buffer is an error. */
+function byteView(codec, what, buffer, offset, length) {
+  try {
+    return new Uint8Array(buffer, offset, length);
+  } catch (cause) {
+    throw new ZarrCodecError(
+      "INVALID_INPUT",
+      `${codec}: ${what} is on a detached ArrayBuffer (it was transferred)`,
+      { cause },
+    );
+  }
+}
+
 /**
  * The bytes behind an encoded input or a chunk's data, as a Uint8Array view
  * (no copy). Accepts TypedArrays, DataViews, ArrayBuffers and zarrita's
  * BoolArray (anything with buffer, byteOffset and byteLength).
  */
 export function bytesOf(codec, what, value) {
-  if (isBufferLike(value)) return new Uint8Array(value);
+  if (isBufferLike(value)) return byteView(codec, what, value, 0, undefined);
   if (
     ArrayBuffer.isView(value) ||
     (value !== null &&
@@ -75,7 +88,7 @@ export function bytesOf(codec, what, value) {
       Number.isInteger(value.byteOffset) &&
       Number.isInteger(value.byteLength))
   ) {
-    return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    return byteView(codec, what, value.buffer, value.byteOffset, value.byteLength);
   }
   throw new ZarrCodecError(
     "INVALID_INPUT",
@@ -83,12 +96,44 @@ export function bytesOf(codec, what, value) {
   );
 }
 
-/** The data of a chunk `{ data, shape, stride }` passed to encode. */
-export function chunkBytes(codec, chunk) {
+const tagOf = (x) => Object.prototype.toString.call(x).slice(8, -1);
+
+/**
+ * Whether `value` holds a data type's decoded values: its own container
+ * (`ArrayType`), zarrita's BoolArray where that is Uint8Array (bool), or
+ * Uint16Array bit patterns where the runtime's Float16Array is used. Any
+ * other array of the same byte length would be reinterpreted silently.
+ */
+function isContainer(ArrayType, value) {
+  if (value === null || typeof value !== "object") return false;
+  const tag = tagOf(value);
+  return (
+    tag === ArrayType.name ||
+    (ArrayType.name === "Uint8Array" && value.constructor?.name === "BoolArray") ||
+    (ArrayType.name === "Float16Array" && tag === "Uint16Array")
+  );
+}
+
+const found = (value) =>
+  value !== null && typeof value === "object" && Number.isInteger(value.byteLength)
+    ? `${describe(value)} of ${value.byteLength} bytes`
+    : describe(value);
+
+/**
+ * The bytes of a chunk `{ data, shape, stride }` passed to encode, whose
+ * data must be `ArrayType` (see isContainer). No copy.
+ */
+export function chunkBytes(codec, chunk, ArrayType) {
   if (chunk === null || typeof chunk !== "object" || !("data" in chunk)) {
     throw new ZarrCodecError(
       "INVALID_INPUT",
       `${codec}: encode expects a chunk { data, shape, stride }, got ${describe(chunk)}`,
+    );
+  }
+  if (!isContainer(ArrayType, chunk.data)) {
+    throw new ZarrCodecError(
+      "INVALID_INPUT",
+      `${codec}: encode needs chunk.data as ${withArticle(ArrayType.name)}, got ${found(chunk.data)}`,
     );
   }
   return bytesOf(codec, "chunk.data", chunk.data);
@@ -120,24 +165,16 @@ export function allocate(codec, ArrayType, byteLength) {
   }
 }
 
-const tagOf = (x) => Object.prototype.toString.call(x).slice(8, -1);
-
 /**
- * The bytes of `out`, the caller's array for decodeInto: it must be the data
- * type's own container (a bool chunk may also go into zarrita's BoolArray),
- * exactly `byteLength` long, and must not overlap `input`.
+ * The bytes of `out`, the caller's array for decodeInto: the data type's
+ * container (see isContainer), exactly `byteLength` long, not overlapping
+ * `input`.
  */
 export function outputBytes(codec, ArrayType, byteLength, out, input) {
-  const name = ArrayType.name;
-  const tag = out === null || typeof out !== "object" ? undefined : tagOf(out);
-  const isBoolArray = name === "Uint8Array" && out?.constructor?.name === "BoolArray";
-  if ((tag !== name && !isBoolArray) || out.byteLength !== byteLength) {
-    const found =
-      tag === undefined ? describe(out)
-      : `${withArticle(out.constructor?.name ?? tag)} of ${out.byteLength} bytes`;
+  if (!isContainer(ArrayType, out) || out.byteLength !== byteLength) {
     throw new ZarrCodecError(
       "INVALID_INPUT",
-      `${codec}: decodeInto needs ${withArticle(name)} of ${byteLength} bytes, got ${found}`,
+      `${codec}: decodeInto needs ${withArticle(ArrayType.name)} of ${byteLength} bytes, got ${found(out)}`,
     );
   }
   const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);

@@ -46,7 +46,8 @@ export type ErrorCode =
   | "PADDING_MISMATCH"
   | "OUT_OF_MEMORY"
   | "NOT_READY"
-  | "NO_WASM_SIMD";
+  | "NO_WASM_SIMD"
+  | "WASM_LOAD_FAILED";
 
 /** The one error class the package throws. */
 export class ZarrCodecError extends Error {

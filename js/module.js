@@ -30,7 +30,16 @@ async function load() {
         "Safari 16.4+)",
     );
   }
-  instance = await instantiate(createZarrCodecsModule);
+  try {
+    instance = await instantiate(createZarrCodecsModule);
+  } catch (cause) {
+    throw new ZarrCodecError(
+      "WASM_LOAD_FAILED",
+      `zarr-codecs-wasm: the WebAssembly module could not be compiled (${cause?.message ?? cause}); ` +
+        "a Content-Security-Policy must allow script-src 'wasm-unsafe-eval'",
+      { cause },
+    );
+  }
   return instance;
 }
 

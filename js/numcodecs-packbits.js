@@ -8,6 +8,7 @@ import {
   bytesOf,
   checkConfiguration,
   checkMeta,
+  chunkBytes,
   cOrderStrides,
   outputBytes,
 } from "./chunk.js";
@@ -117,13 +118,7 @@ export class NumcodecsPackBitsCodec {
    * @returns {{data: Uint8Array, shape: number[], stride: number[]}}
    */
   encode(chunk) {
-    if (chunk === null || typeof chunk !== "object") {
-      throw new ZarrCodecError(
-        "INVALID_INPUT",
-        `numcodecs.packbits: encode expects a chunk { data, shape, stride }, got ${describe(chunk)}`,
-      );
-    }
-    const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk.data);
+    const bytes = chunkBytes("numcodecs.packbits", chunk, Uint8Array);
     const plan = this.#plan;
     if (bytes.byteLength !== plan.elements) {
       throwIfFailed(

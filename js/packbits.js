@@ -156,7 +156,7 @@ export class PackBitsCodec {
    * @returns {Uint8Array}
    */
   encode(chunk) {
-    const bytes = chunkBytes("packbits", chunk);
+    const bytes = chunkBytes("packbits", chunk, this.#ArrayType);
     const plan = this.#plan;
     if (bytes.byteLength !== plan.decodedBytes) {
       throwIfFailed(

@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 echo "== native core tests (clang-14, ASan + UBSan, CTest)"
 bash scripts/test-native.sh
+echo "== fuzz smoke run (libFuzzer + ASan + UBSan, 5 s per target)"
+bash scripts/fuzz.sh 5
 echo "== wasm build"
 bash scripts/build-wasm.sh
 bash scripts/check-simd-codegen.sh

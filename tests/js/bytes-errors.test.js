@@ -87,7 +87,7 @@ const BAD_DATA = [
   ["encode of undefined", () => codec().encode(undefined),
     "INVALID_INPUT", "bytes: encode expects a chunk { data, shape, stride }, got undefined"],
   ["encode of a plain array", () => codec().encode({ data: [1, 2, 3] }),
-    "INVALID_INPUT", "bytes: chunk.data must be a TypedArray or ArrayBuffer, got an Array of length 3"],
+    "INVALID_INPUT", "bytes: encode needs chunk.data as a Uint16Array, got an Array of length 3"],
 ];
 
 test.each(BAD_DATA)("%s, and the codec still works afterwards", async (_what, call, code, message) => {

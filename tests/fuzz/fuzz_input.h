@@ -1,0 +1,64 @@
+// Reading a fuzz input: a few header bytes choose the data type, the
+// configuration and the shape; the rest is the payload.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "implementation.h"
+
+namespace zcw::fuzz {
+
+class Input {
+ public:
+  Input(const uint8_t* data, size_t size) : p_(data), end_(data + size) {}
+
+  uint8_t byte() { return p_ < end_ ? *p_++ : 0; }
+
+  // Up to 3 dimensions of 0..(limit) elements; the product stays small so
+  // each run is quick.
+  std::vector<uint64_t> shape(uint64_t max_elements) {
+    std::vector<uint64_t> dims(byte() % 4);
+    uint64_t total = 1;
+    for (auto& d : dims) {
+      d = byte() % 65;
+      if (total * (d ? d : 1) > max_elements) d = 1;
+      total *= d ? d : 1;
+    }
+    return dims;
+  }
+
+  std::vector<uint8_t> rest() { return std::vector<uint8_t>(p_, end_); }
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
+
+// Names to choose from: every real type plus a few that must be refused.
+inline const std::vector<std::string>& type_names() {
+  static const std::vector<std::string> names = {
+      "bool", "int2", "uint2", "int4", "uint4", "float4_e2m1fn",
+      "float6_e2m3fn", "float6_e3m2fn", "int8", "uint8", "int16", "uint16",
+      "int32", "uint32", "int64", "uint64", "float16", "bfloat16", "float32",
+      "float64", "complex64", "complex128", "complex_float32",
+      "complex_float64", "complex_bfloat16", "complex_float16",
+      "complex_float4_e2m1fn", "complex_float6_e2m3fn",
+      "complex_float6_e3m2fn", "r8", "r16", "r24", "r64", "r12", "int3",
+      "string", ""};
+  return names;
+}
+
+inline const Impl kImpls[] = {Impl::kReference, Impl::kPortable, Impl::kSimd};
+
+// A byte buffer of exactly `n` bytes cycled from `seed` (or zeros).
+inline std::vector<uint8_t> cycled(const std::vector<uint8_t>& seed, size_t n) {
+  std::vector<uint8_t> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = seed.empty() ? 0 : seed[i % seed.size()];
+  return out;
+}
+
+}  // namespace zcw::fuzz
