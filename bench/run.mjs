@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import { BytesCodec, PackBitsCodec, ready } from "../js/index.js";
 import { instantiate, wasm } from "../js/module.js";
+import { randomBytes as pseudoRandom } from "../tests/js/reference.js";
 import { chart } from "./chart.mjs";
 import { decodePeers, encodePeers, packbitsCases } from "./peers.mjs";
 import { sideBySide } from "./timing.mjs";
@@ -49,16 +50,6 @@ function sampleNative() {
 }
 sampleNative();
 if (!existsSync(nativeBin)) console.warn("bench: no native build (run scripts/bench.sh); skipping the native comparison");
-
-function pseudoRandom(n, seed) {
-  const out = new Uint8Array(n);
-  let x = seed | 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-    out[i] = x & 255;
-  }
-  return out;
-}
 
 const sameBytes = (a, b) => Buffer.compare(
   Buffer.from(a.buffer, a.byteOffset, a.byteLength),

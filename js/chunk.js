@@ -16,14 +16,26 @@ export function cOrderStrides(shape) {
   return stride;
 }
 
-/** `configuration` may be absent (defaults) or a plain object. */
-export function checkConfiguration(codec, configuration) {
+/**
+ * `configuration` may be absent (defaults) or a plain object whose members
+ * are all in `members`; an unknown member (a typo) is an error whose message
+ * ends with `expected`, e.g. '(expected "endian")'.
+ */
+export function checkConfiguration(codec, configuration, members, expected) {
   if (configuration === undefined || configuration === null) return {};
   if (typeof configuration !== "object" || Array.isArray(configuration)) {
     throw new ZarrCodecError(
       "INVALID_CONFIGURATION",
       `${codec}: configuration must be an object, got ${describe(configuration)}`,
     );
+  }
+  for (const key of Object.keys(configuration)) {
+    if (!members.includes(key)) {
+      throw new ZarrCodecError(
+        "INVALID_CONFIGURATION",
+        `${codec}: unknown configuration member ${describe(key)} ${expected}`,
+      );
+    }
   }
   return configuration;
 }

@@ -14,18 +14,10 @@ import { describe, throwIfFailed, ZarrCodecError } from "./errors.js";
 import { SCRATCH_BYTES, streamThroughHeap } from "./heap.js";
 import { wasm } from "./module.js";
 
-const CONFIG_MEMBERS = ["padding_encoding", "first_bit", "last_bit"];
-
 function checkPackBitsConfig(configuration) {
-  const config = checkConfiguration("packbits", configuration);
-  for (const key of Object.keys(config)) {
-    if (!CONFIG_MEMBERS.includes(key)) {
-      throw new ZarrCodecError(
-        "INVALID_CONFIGURATION",
-        `packbits: unknown configuration member ${describe(key)} (expected padding_encoding, first_bit or last_bit)`,
-      );
-    }
-  }
+  const config = checkConfiguration("packbits", configuration,
+    ["padding_encoding", "first_bit", "last_bit"],
+    "(expected padding_encoding, first_bit or last_bit)");
   for (const key of ["first_bit", "last_bit"]) {
     const v = config[key];
     if (v !== undefined && v !== null && typeof v !== "number") {

@@ -1,5 +1,6 @@
 // Several Web Workers decode at once; every result is checked against a
 // plain bit loop here in the page.
+import { randomBytes as random } from "/tests/js/reference.js";
 const WORKERS = 4;
 const ROUNDS = 5;
 const CASES = [
@@ -8,16 +9,6 @@ const CASES = [
   { dataType: "int16", configuration: { first_bit: 3, last_bit: 12 }, bits: 10, first: 3, signed: true },
   { dataType: "int4", configuration: {}, bits: 4, first: 0, signed: true },
 ];
-
-function random(n, seed) {
-  const out = new Uint8Array(n);
-  let x = seed | 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-    out[i] = x & 255;
-  }
-  return out;
-}
 
 // The spec's decode, one bit at a time.
 function reference({ bits, first, signed }, packed, n) {

@@ -1,16 +1,12 @@
 // bytes: plans from any type and endian; decode of any bytes of the right
 // length, the three implementations agreeing; encode after decode gives the
 // input back (bool normalised to 0/1); decode after encode likewise.
-#include <cstdlib>
 
 #include "bytes_codec.h"
 #include "fuzz_input.h"
 
 using namespace zcw;
-
-static void check(bool ok) {
-  if (!ok) std::abort();
-}
+using fuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Input in(data, size);

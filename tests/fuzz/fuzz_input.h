@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,11 @@ inline const std::vector<std::string>& type_names() {
 }
 
 inline const Impl kImpls[] = {Impl::kReference, Impl::kPortable, Impl::kSimd};
+
+// A failed property: abort, so libFuzzer saves the input as a crash.
+inline void check(bool ok) {
+  if (!ok) std::abort();
+}
 
 // A byte buffer of exactly `n` bytes cycled from `seed` (or zeros).
 inline std::vector<uint8_t> cycled(const std::vector<uint8_t>& seed, size_t n) {

@@ -2,17 +2,13 @@
 // implementations agree; encode after decode gives the input back, all but
 // the padding bits (which decode ignores and encode writes as 0); encode of
 // any values decodes back to those values as the bit range keeps them.
-#include <cstdlib>
 #include <cstring>
 
 #include "fuzz_input.h"
 #include "packbits_codec.h"
 
 using namespace zcw;
-
-static void check(bool ok) {
-  if (!ok) std::abort();
-}
+using fuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Input in(data, size);

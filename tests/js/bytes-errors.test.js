@@ -1,5 +1,6 @@
 import { expect, test } from "@jest/globals";
-import { BytesCodec, ready, ZarrCodecError } from "../../js/index.js";
+import { expectCodecError } from "./expect-error.js";
+import { BytesCodec, ready } from "../../js/index.js";
 
 const meta = (dataType, shape = [10]) => ({ dataType, shape });
 
@@ -57,16 +58,7 @@ const CASES = [
 
 test.each(CASES)("%s", async (_what, call, code, message) => {
   await ready();
-  let error;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(ZarrCodecError);
-  expect(error.code).toBe(code);
-  if (typeof message === "string") expect(error.message).toBe(message);
-  else expect(error.message).toMatch(message);
+  expectCodecError(call, code, message);
 });
 
 const codec = () => BytesCodec.fromConfig({ endian: "big" }, meta("uint16"));
@@ -92,13 +84,7 @@ const BAD_DATA = [
 
 test.each(BAD_DATA)("%s, and the codec still works afterwards", async (_what, call, code, message) => {
   await ready();
-  expect(call).toThrow(ZarrCodecError);
-  try {
-    call();
-  } catch (e) {
-    expect(e.code).toBe(code);
-    expect(e.message).toBe(message);
-  }
+  expectCodecError(call, code, message);
   const good = codec().decode(new Uint8Array(20).fill(1));
   expect(good.data).toEqual(new Uint16Array(10).fill(0x0101));
 });

@@ -1,9 +1,9 @@
 import { beforeAll, expect, test } from "@jest/globals";
+import { expectCodecError } from "./expect-error.js";
 import {
   NumcodecsPackBitsCodec,
   PackBitsCodec,
   ready,
-  ZarrCodecError,
 } from "../../js/index.js";
 
 beforeAll(() => ready());
@@ -60,16 +60,7 @@ const CASES = [
 ];
 
 test.each(CASES)("%s", (_what, call, code, message) => {
-  let error;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(ZarrCodecError);
-  expect(error.code).toBe(code);
-  if (typeof message === "string") expect(error.message).toBe(message);
-  else expect(error.message).toMatch(message);
+  expectCodecError(call, code, message);
 });
 
 const BAD_DATA = [
@@ -102,15 +93,7 @@ const BAD_DATA = [
 ];
 
 test.each(BAD_DATA)("%s, and the codecs still work afterwards", (_what, call, code, message) => {
-  let error;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(ZarrCodecError);
-  expect(error.code).toBe(code);
-  expect(error.message).toBe(message);
+  expectCodecError(call, code, message);
   const c = pb({ last_bit: 11 }, "uint16", [2]);
   expect(c.decode(new Uint8Array([0xbc, 0x3a, 0x12])).data).toEqual(new Uint16Array([0xabc, 0x123]));
   expect(nc([11]).decode({ data: new Uint8Array([5, 0x83, 0xa0]) }).data).toEqual(

@@ -10,20 +10,12 @@ import {
   ZarrCodecError,
 } from "../../js/index.js";
 import { wasm } from "../../js/module.js";
+import { randomBytes as random } from "../js/reference.js";
 
 const OPS = Number(process.argv[2] ?? 100000);
 await ready();
 const m = wasm();
 
-function random(n, seed) {
-  const out = new Uint8Array(n);
-  let x = seed | 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-    out[i] = x & 255;
-  }
-  return out;
-}
 const same = (a, b) => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 
 // Fixed inputs and their expected outputs, from the codecs' first answers
