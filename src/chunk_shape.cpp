@@ -8,6 +8,15 @@ bool checked_mul(uint64_t a, uint64_t b, uint64_t* out) {
   return true;
 }
 
+Status check_encoded_output(std::string_view described, uint64_t expected,
+                            uint64_t got) {
+  if (got == expected) return Status::Ok();
+  return Status(ErrorCode::kLengthMismatch,
+                std::string(described) + " encodes to " +
+                    std::to_string(expected) + " bytes, but the output holds " +
+                    std::to_string(got));
+}
+
 Status make_chunk_shape(std::string_view codec, std::vector<uint64_t> dims,
                         ChunkShape* out) {
   out->text = "[";

@@ -27,4 +27,9 @@ Status make_chunk_shape(std::string_view codec, std::vector<uint64_t> dims,
 // a * b, or false when it passes kMaxByteLength.
 bool checked_mul(uint64_t a, uint64_t b, uint64_t* out);
 
+// An encode's output buffer of `got` bytes where `expected` are written;
+// `described` names the codec and chunk ("packbits: bool shape [8]").
+Status check_encoded_output(std::string_view described, uint64_t expected,
+                            uint64_t got);
+
 }  // namespace zcw

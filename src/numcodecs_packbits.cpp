@@ -137,11 +137,9 @@ Status numcodecs_packbits_encode_chunk(const NumcodecsPackBitsPlan& plan,
       !s.ok()) {
     return s;
   }
-  if (dst_len != plan.encoded_bytes) {
-    return Status(ErrorCode::kLengthMismatch,
-                  describe(plan) + " encodes to " +
-                      std::to_string(plan.encoded_bytes) +
-                      " bytes, but the output holds " + std::to_string(dst_len));
+  if (Status s = check_encoded_output(describe(plan), plan.encoded_bytes, dst_len);
+      !s.ok()) {
+    return s;
   }
   dst[0] = static_cast<uint8_t>(plan.padding_bits);
   pack_msb_first(impl, src, dst + 1, src_len);

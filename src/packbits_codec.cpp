@@ -162,11 +162,9 @@ Status packbits_encode_chunk(const PackBitsPlan& plan, Impl impl,
       !s.ok()) {
     return s;
   }
-  if (dst_len != plan.encoded_bytes) {
-    return Status(ErrorCode::kLengthMismatch,
-                  describe(plan) + " encodes to " +
-                      std::to_string(plan.encoded_bytes) +
-                      " bytes, but the output holds " + std::to_string(dst_len));
+  if (Status s = check_encoded_output(describe(plan), plan.encoded_bytes, dst_len);
+      !s.ok()) {
+    return s;
   }
   packbits_encode(impl, plan.layout, src, dst + plan.body_offset(),
                   plan.components);

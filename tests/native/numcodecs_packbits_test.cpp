@@ -64,6 +64,14 @@ TEST(NumcodecsPackBits, LongChunksAcrossBlocksMatchTheReference) {
   }
 }
 
+TEST(NumcodecsPackBits, RefusesAnOutputOfTheWrongSize) {
+  NumcodecsPackBitsPlan p = plan({8});
+  Bytes in(8, 1), out(1);
+  Status s = numcodecs_packbits_encode_chunk(p, Impl::kSimd, in.data(), in.size(), out.data(), out.size());
+  EXPECT_EQ(s.code(), ErrorCode::kLengthMismatch);
+  EXPECT_EQ(s.message(), "numcodecs.packbits: bool shape [8] encodes to 2 bytes, but the output holds 1");
+}
+
 TEST(NumcodecsPackBits, RefusesOtherTypesWrongLengthsAndPadding) {
   NumcodecsPackBitsPlan p;
   Status s = plan_numcodecs_packbits("uint8", {4}, &p);

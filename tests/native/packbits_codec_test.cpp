@@ -226,6 +226,14 @@ TEST(PackBitsPlan, SizesAndOverflow) {
             "2^53 bytes");
 }
 
+TEST(PackBitsEncode, RefusesAnOutputOfTheWrongSize) {
+  PackBitsPlan p = plan("bool", std::nullopt, std::nullopt, nullptr, {8});
+  Bytes in(8, 1), out(3);
+  Status s = packbits_encode_chunk(p, Impl::kSimd, in.data(), in.size(), out.data(), out.size());
+  EXPECT_EQ(s.code(), ErrorCode::kLengthMismatch);
+  EXPECT_EQ(s.message(), "packbits: bool shape [8] encodes to 1 bytes, but the output holds 3");
+}
+
 TEST(PackBitsFrame, ExactLengthAndPaddingByte) {
   PackBitsPlan p = plan("uint16", std::nullopt, std::nullopt, nullptr, {10});
   Bytes buf(19);
