@@ -1,10 +1,6 @@
 // Checking and viewing what users hand to encode and decode.
 import { describe, withArticle, ZarrCodecError } from "./errors.js";
 
-const LITTLE_ENDIAN_HOST =
-  new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-export { LITTLE_ENDIAN_HOST };
-
 /** C-order strides of a shape, in elements. */
 export function cOrderStrides(shape) {
   const stride = new Array(shape.length);

@@ -1,5 +1,4 @@
 // Which JS array holds each decoded data type (the table in the README).
-import { throwIfFailed } from "./errors.js";
 
 const INTEGER_ARRAYS = {
   signed: { 1: Int8Array, 2: Int16Array, 4: Int32Array, 8: BigInt64Array },
@@ -28,9 +27,4 @@ export function arrayTypeFor(info) {
     }
   }
   return Uint8Array; // bool, raw r*, sub-byte floats
-}
-
-/** The core's description of a data type, or the package's error. */
-export function lookupDataType(module, codec, name) {
-  return throwIfFailed(module.dataTypeInfo(codec, name));
 }
