@@ -3,7 +3,7 @@
 // allows.
 #pragma once
 
-#include "../src/implementation.h"
+#include "common/implementation.h"
 
 namespace zcw::bindings {
 

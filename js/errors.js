@@ -15,7 +15,7 @@ export class ZarrCodecError extends Error {
   }
 }
 
-/** Throws the error an outcome from the core describes, if any. */
+/** Throws the error a status from the core describes, if any. */
 export function throwIfFailed(outcome) {
   if (outcome.code !== "OK") {
     throw new ZarrCodecError(outcome.code, outcome.message);

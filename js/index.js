@@ -1,14 +1,30 @@
-// zarr-codecs-wasm: the Zarr v3 `bytes` and `packbits` codecs in WebAssembly.
-export { BytesCodec } from "./bytes.js";
-export { ZarrCodecError } from "./errors.js";
-export { hasWasmSimd, ready } from "./module.js";
-export { NumcodecsPackBitsCodec } from "./numcodecs-packbits.js";
-export { PackBitsCodec } from "./packbits.js";
-export { register } from "./register.js";
-export {
-  bfloat16ToFloat32,
-  float16ToFloat32,
-  float4E2m1fnToFloat32,
-  float6E2m3fnToFloat32,
-  float6E3m2fnToFloat32,
-} from "./widen.js";
+// zarr-codecs-wasm: the Zarr v3 `bytes` and `packbits` codecs in
+// WebAssembly, and every Zarr data type through zarrita. This entry loads
+// the wasm inlined in the package unless ready({ wasm }) says otherwise;
+// zarr-codecs-wasm/slim is the same without the inlined copy.
+import { readyWith } from "./wasm/load.js";
+import { inlineWasm } from "./wasm/inline.js";
+import { registerUsing } from "./zarrita/register.js";
+import { withDataTypesUsing } from "./zarrita/with-data-types.js";
+
+export * from "./exports.js";
+
+/**
+ * Resolves once the wasm module is loaded: from `options.wasm` (a URL or
+ * string, a Response, bytes or a compiled WebAssembly.Module) or else the
+ * copy inlined in the package. The first successful call wins.
+ * @param {{wasm?: unknown}} [options]
+ */
+export function ready(options) {
+  return readyWith({ wasm: options?.wasm ?? inlineWasm });
+}
+
+/** register(zarr.registry): see zarrita/register.js. */
+export function register(registry) {
+  return registerUsing(registry, ready);
+}
+
+/** withDataTypes(store, { floats }): see zarrita/with-data-types.js. */
+export function withDataTypes(store, options) {
+  return withDataTypesUsing(store, options, ready);
+}

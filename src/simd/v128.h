@@ -53,6 +53,16 @@ inline v128 narrow_u32_to_u16(v128 a, v128 b) { return wasm_u16x8_narrow_i32x4(a
 inline v128 narrow_u16_to_u8(v128 a, v128 b) { return wasm_u8x16_narrow_i16x8(a, b); }
 // Bit i of the result is the top bit of byte i.
 inline uint32_t top_bits_u8(v128 v) { return wasm_i8x16_bitmask(v); }
+inline v128 add_u32(v128 a, v128 b) { return wasm_i32x4_add(a, b); }
+inline v128 eq_u32(v128 a, v128 b) { return wasm_i32x4_eq(a, b); }
+// Signed compare; the widening kernels only compare values below 2^31.
+inline v128 lt_s32(v128 a, v128 b) { return wasm_i32x4_lt(a, b); }
+// mask ? a : b, bit by bit (masks are whole lanes here).
+inline v128 select(v128 mask, v128 a, v128 b) { return wasm_v128_bitselect(a, b, mask); }
+// Lanes as int32 converted to float32, then multiplied as float32.
+inline v128 int32_to_float32(v128 v) { return wasm_f32x4_convert_i32x4(v); }
+inline v128 mul_f32(v128 a, v128 b) { return wasm_f32x4_mul(a, b); }
+inline v128 splat_f32(float x) { return wasm_f32x4_splat(x); }
 #else
 using v128 = __m128i;
 inline v128 load(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
@@ -79,6 +89,15 @@ inline v128 mul_u32(v128 a, v128 b) { return _mm_mullo_epi32(a, b); }
 inline v128 narrow_u32_to_u16(v128 a, v128 b) { return _mm_packus_epi32(a, b); }
 inline v128 narrow_u16_to_u8(v128 a, v128 b) { return _mm_packus_epi16(a, b); }
 inline uint32_t top_bits_u8(v128 v) { return static_cast<uint32_t>(_mm_movemask_epi8(v)); }
+inline v128 add_u32(v128 a, v128 b) { return _mm_add_epi32(a, b); }
+inline v128 eq_u32(v128 a, v128 b) { return _mm_cmpeq_epi32(a, b); }
+inline v128 lt_s32(v128 a, v128 b) { return _mm_cmplt_epi32(a, b); }
+inline v128 select(v128 mask, v128 a, v128 b) { return _mm_blendv_epi8(b, a, mask); }
+inline v128 int32_to_float32(v128 v) { return _mm_castps_si128(_mm_cvtepi32_ps(v)); }
+inline v128 mul_f32(v128 a, v128 b) {
+  return _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
+}
+inline v128 splat_f32(float x) { return _mm_castps_si128(_mm_set1_ps(x)); }
 #endif
 
 inline v128 zero() { return splat_u8(0); }

@@ -5,13 +5,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "implementation.h"
+#include "codecs/codec.h"
+#include "common/implementation.h"
 
 namespace zcw::fuzz {
+
+inline const Impl kImpls[] = {Impl::kReference, Impl::kPortable, Impl::kSimd};
+
+// A failed property: abort, so libFuzzer saves the input as a crash.
+inline void check(bool ok) {
+  if (!ok) std::abort();
+}
 
 class Input {
  public:
@@ -48,16 +57,60 @@ inline const std::vector<std::string>& type_names() {
       "float64", "complex64", "complex128", "complex_float32",
       "complex_float64", "complex_bfloat16", "complex_float16",
       "complex_float4_e2m1fn", "complex_float6_e2m3fn",
-      "complex_float6_e3m2fn", "r8", "r16", "r24", "r64", "r12", "int3",
-      "string", ""};
+      "complex_float6_e3m2fn", "float8_e3m4", "float8_e4m3",
+      "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+      "float8_e8m0fnu", "complex_float8_e4m3", "complex_float8_e8m0fnu",
+      "numpy.datetime64", "numpy.timedelta64", "r8", "r16", "r24", "r64",
+      "r12", "int3", "string", ""};
   return names;
 }
 
-inline const Impl kImpls[] = {Impl::kReference, Impl::kPortable, Impl::kSimd};
 
-// A failed property: abort, so libFuzzer saves the input as a crash.
-inline void check(bool ok) {
-  if (!ok) std::abort();
+inline Scratch& scratch() {
+  static std::unique_ptr<Scratch> s = std::make_unique<Scratch>();
+  return *s;
+}
+
+// Whole chunks through the streaming code the package runs; `out` is
+// resized to the codec's size first.
+inline Status decode(const Codec& c, Impl impl, const std::vector<uint8_t>& in,
+                     std::vector<uint8_t>* out) {
+  out->assign(c.decoded_bytes(), 0xEE);
+  return decode_buffer(c, impl, in.data(), in.size(), out->data(), out->size(), scratch());
+}
+inline Status encode(const Codec& c, Impl impl, const std::vector<uint8_t>& in,
+                     std::vector<uint8_t>* out) {
+  out->assign(c.encoded_bytes(), 0xEE);
+  return encode_buffer(c, impl, in.data(), in.size(), out->data(), out->size(), scratch());
+}
+
+// Decodes with all three implementations: they must agree on the status
+// and the bytes. Returns the status.
+inline Status decode_agreeing(const Codec& c, const std::vector<uint8_t>& in,
+                              std::vector<uint8_t>* out) {
+  std::vector<uint8_t> each[3];
+  Status status[3];
+  for (int i = 0; i < 3; ++i) {
+    status[i] = decode(c, kImpls[i], in, &each[i]);
+    check(status[i].code() == status[0].code());
+  }
+  if (status[0].ok()) check(each[1] == each[0] && each[2] == each[0]);
+  *out = each[0];
+  return status[0];
+}
+
+// Encodes with all three implementations, likewise.
+inline Status encode_agreeing(const Codec& c, const std::vector<uint8_t>& in,
+                              std::vector<uint8_t>* out) {
+  std::vector<uint8_t> each[3];
+  Status status[3];
+  for (int i = 0; i < 3; ++i) {
+    status[i] = encode(c, kImpls[i], in, &each[i]);
+    check(status[i].code() == status[0].code() && status[i].message() == status[0].message());
+  }
+  if (status[0].ok()) check(each[1] == each[0] && each[2] == each[0]);
+  *out = each[0];
+  return status[0];
 }
 
 // A byte buffer of exactly `n` bytes cycled from `seed` (or zeros).

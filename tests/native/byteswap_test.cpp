@@ -1,4 +1,4 @@
-#include "byteswap.h"
+#include "kernels/byteswap.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "data_type.h"
+#include "types/data_type.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,9 @@ TEST(DataType, TraitsOfEachKind) {
   EXPECT_TRUE(i4.is_signed());
   EXPECT_EQ(i4.component_bits, 4u);
   EXPECT_EQ(i4.container_bytes, 1u);
-  EXPECT_FALSE(i4.byte_addressable());
+  EXPECT_TRUE(i4.sub_byte());
+  EXPECT_FALSE(lookup("int8").sub_byte());
+  EXPECT_FALSE(lookup("bool").sub_byte());
 
   DataType f6 = lookup("float6_e3m2fn");
   EXPECT_EQ(f6.type_class, TypeClass::kFloat);
@@ -40,6 +42,35 @@ TEST(DataType, TraitsOfEachKind) {
   DataType cb16 = lookup("complex_bfloat16");
   EXPECT_EQ(cb16.element_bytes(), 4u);
   EXPECT_EQ(cb16.swap_width(), 2u);
+}
+
+TEST(DataType, ZarrExtensionsTypes) {
+  // Every float8 of the registry: 8-bit float components, with a format.
+  for (const char* name :
+       {"float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fnuz",
+        "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu"}) {
+    DataType t = lookup(name);
+    EXPECT_EQ(t.type_class, TypeClass::kFloat) << name;
+    EXPECT_EQ(t.component_bits, 8u) << name;
+    ASSERT_NE(t.format, nullptr) << name;
+    EXPECT_EQ(t.format->name, name);
+    DataType c = lookup((std::string("complex_") + name).c_str());
+    EXPECT_EQ(c.component_count, 2u) << name;
+    EXPECT_EQ(c.format, t.format) << name;
+  }
+  // datetime64 and timedelta64 are int64 counts.
+  for (const char* name : {"numpy.datetime64", "numpy.timedelta64"}) {
+    DataType t = lookup(name);
+    EXPECT_TRUE(t.is_signed()) << name;
+    EXPECT_EQ(t.container_bytes, 8u) << name;
+    EXPECT_EQ(t.name, name);
+  }
+  // Formats only where a float is narrower than float32.
+  EXPECT_EQ(lookup("float32").format, nullptr);
+  EXPECT_EQ(lookup("complex128").format, nullptr);
+  EXPECT_EQ(lookup("float16").format->name, "float16");
+  EXPECT_EQ(lookup("complex_bfloat16").format->name, "bfloat16");
+  EXPECT_EQ(lookup("float4_e2m1fn").format->bits, 4u);
 }
 
 TEST(DataType, ComplexAliasesResolveToOneName) {

@@ -3,8 +3,8 @@
 // are sized exactly, so ASan reports any read or write past them.
 #include <gtest/gtest.h>
 
-#include "data_type.h"
-#include "packbits_kernels.h"
+#include "types/data_type.h"
+#include "kernels/packbits_kernels.h"
 #include "test_support.h"
 
 namespace zcw {
@@ -20,7 +20,9 @@ const char* kPackableTypes[] = {
     "int32",         "uint32",         "int64",          "uint64",
     "float16",       "bfloat16",       "float32",        "float64",
     "complex64",     "complex128",     "complex_bfloat16",
-    "complex_float4_e2m1fn", "complex_float6_e2m3fn", "complex_float6_e3m2fn"};
+    "complex_float4_e2m1fn", "complex_float6_e2m3fn", "complex_float6_e3m2fn",
+    "float8_e4m3",   "float8_e8m0fnu", "complex_float8_e5m2",
+    "numpy.datetime64"};
 
 std::vector<size_t> lengths_for(uint32_t component_bits) {
   std::vector<size_t> n = {0, 1, 5, 8, 9, 17, 40, 131};

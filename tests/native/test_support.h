@@ -1,13 +1,18 @@
 // Shared by the native tests: which implementations to run (all available,
-// or the one named by ZCW_IMPLEMENTATION) and seeded random bytes.
+// or the one named by ZCW_IMPLEMENTATION), seeded random bytes, and whole
+// chunks through a codec's streaming code (the code the package runs).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <cstdlib>
+#include <memory>
 #include <random>
+#include <string_view>
 #include <vector>
 
-#include "implementation.h"
+#include "codecs/codec.h"
+#include "common/implementation.h"
 
 namespace zcw::testing {
 
@@ -26,6 +31,38 @@ inline std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<uint8_t> out(n);
   for (auto& b : out) b = static_cast<uint8_t>(rng());
+  return out;
+}
+
+inline Scratch& scratch() {
+  static std::unique_ptr<Scratch> s = std::make_unique<Scratch>();
+  return *s;
+}
+
+// A whole chunk decoded into `out` (resized to the decoded size).
+inline Status decode(const Codec& c, Impl impl, const std::vector<uint8_t>& in,
+                     std::vector<uint8_t>* out) {
+  out->assign(c.decoded_bytes(), 0xEE);
+  return decode_buffer(c, impl, in.data(), in.size(), out->data(), out->size(), scratch());
+}
+
+// A whole chunk encoded into `out` (resized to the encoded size).
+inline Status encode(const Codec& c, Impl impl, const std::vector<uint8_t>& in,
+                     std::vector<uint8_t>* out) {
+  out->assign(c.encoded_bytes(), 0xEE);
+  return encode_buffer(c, impl, in.data(), in.size(), out->data(), out->size(), scratch());
+}
+
+template <typename T>
+std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
+  const auto* p = reinterpret_cast<const uint8_t*>(values.data());
+  return std::vector<uint8_t>(p, p + values.size() * sizeof(T));
+}
+
+template <typename T>
+std::vector<T> values_of(const std::vector<uint8_t>& bytes) {
+  std::vector<T> out(bytes.size() / sizeof(T));
+  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
   return out;
 }
 

@@ -1,0 +1,217 @@
+// Loads the wasm module once per JS realm (page, worker, Node process)
+// behind one promise, as numcodecs.js does, and hands the codecs the loaded
+// instance. The .wasm comes from the caller (`ready({ wasm })`: a URL, a
+// Response, bytes or a compiled WebAssembly.Module) or, from the main
+// entry only, from the copy inlined in the package (wasm/inline.js). The
+// Emscripten glue never looks for the .wasm itself: it is always handed a
+// compiled module, so it needs no URL of its own and bundles carry no
+// path of the machine that built them.
+import createZarrCodecsModule from "../../dist/zarr-codecs-wasm.mjs";
+import { describe, ZarrCodecError } from "../errors.js";
+
+// Must equal kAbiVersion in bindings/bindings.cpp: a .wasm of another
+// release is refused with a message, never half-used.
+const ABI_VERSION = 2;
+
+// (module (func (result v128) i32.const 0 i8x16.splat)): validates only where
+// the engine has wasm SIMD.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6,
+  0, 65, 0, 253, 15, 11,
+]);
+
+let loading;
+let instance;
+let compiled;
+
+/** True when this JavaScript engine runs WebAssembly SIMD. */
+export function hasWasmSimd() {
+  return typeof WebAssembly === "object" && WebAssembly.validate(SIMD_PROBE);
+}
+
+const tag = (x) => Object.prototype.toString.call(x).slice(8, -1);
+
+function loadFailed(message, cause) {
+  return new ZarrCodecError("WASM_LOAD_FAILED", `zarr-codecs-wasm: ${message}`, { cause });
+}
+
+// An engine error from compiling or instantiating, in words that say what
+// to do about it.
+function explain(error, what) {
+  const text = String(error?.message ?? error);
+  if (/unsafe-eval|Content Security Policy|CSP|Refused/i.test(text)) {
+    return loadFailed(
+      `the WebAssembly module could not be compiled (${text}); a Content-Security-Policy must allow script-src 'wasm-unsafe-eval'`,
+      error,
+    );
+  }
+  if (tag(error) === "CompileError" || error?.name === "CompileError") {
+    return loadFailed(`${what} is not a WebAssembly module (${text})`, error);
+  }
+  if (error?.name === "LinkError") {
+    return loadFailed(
+      `${what} was built for another release of zarr-codecs-wasm (${text}); use the zarr-codecs-wasm/wasm file of the installed package`,
+      error,
+    );
+  }
+  return loadFailed(`${what} could not be loaded (${text})`, error);
+}
+
+async function fromResponse(response, what) {
+  if (!response.ok) {
+    throw loadFailed(`could not fetch ${what}: HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  if (typeof WebAssembly.compileStreaming === "function") {
+    // Compiles while the bytes arrive; a server that labels .wasm with
+    // another MIME type gets the non-streaming path instead.
+    const spare = response.clone();
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch (error) {
+      if (!/MIME/i.test(String(error?.message))) throw explain(error, what);
+      response = spare;
+    }
+  }
+  try {
+    return await WebAssembly.compile(await response.arrayBuffer());
+  } catch (error) {
+    throw explain(error, what);
+  }
+}
+
+async function fromUrl(url) {
+  const href = String(url);
+  if (href.startsWith("file:")) {
+    // Node: fetch() has no file: URLs. getBuiltinModule keeps node:fs out
+    // of browser bundles.
+    const fs = globalThis.process?.getBuiltinModule?.("node:fs/promises");
+    if (!fs) throw loadFailed(`cannot read ${href} here; pass the file's bytes instead`);
+    let bytes;
+    try {
+      bytes = await fs.readFile(new URL(href));
+    } catch (error) {
+      throw loadFailed(`could not read ${href} (${error.message})`, error);
+    }
+    return compileBytes(bytes, href);
+  }
+  let response;
+  try {
+    response = await fetch(href);
+  } catch (error) {
+    throw loadFailed(`could not fetch ${href} (${error.message})`, error);
+  }
+  return fromResponse(response, href);
+}
+
+async function compileBytes(bytes, what) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (error) {
+    throw explain(error, what);
+  }
+}
+
+// Any accepted source -> a compiled WebAssembly.Module.
+async function compile(source) {
+  if (typeof source === "function") return compile(await source());
+  if (source && typeof source.then === "function") return compile(await source);
+  const kind = tag(source);
+  if (kind === "WebAssembly.Module" || source instanceof WebAssembly.Module) return source;
+  if (kind === "Response") return fromResponse(source, source.url || "the Response");
+  if (kind === "URL" || typeof source === "string") return fromUrl(source);
+  if (kind === "ArrayBuffer" || kind === "SharedArrayBuffer" || ArrayBuffer.isView(source)) {
+    return compileBytes(source, "the bytes given");
+  }
+  throw loadFailed(
+    `ready({ wasm }) takes a URL or string, a Response, bytes or a WebAssembly.Module, got ${describe(source)}`,
+  );
+}
+
+/**
+ * An instance of an Emscripten factory on a compiled module. Internal: the
+ * benchmark also instantiates the build without SIMD.
+ */
+export async function instantiate(factory, wasmModule, what = "the .wasm") {
+  let module;
+  try {
+    module = await new Promise((resolve, reject) => {
+      factory({
+        instantiateWasm(imports, receive) {
+          WebAssembly.instantiate(wasmModule, imports).then(
+            (wasmInstance) => receive(wasmInstance, wasmModule),
+            reject,
+          );
+          return {};
+        },
+      }).then(resolve, reject);
+    });
+  } catch (error) {
+    throw explain(error, what);
+  }
+  const abi = typeof module._zcw_abi_version === "function" ? module._zcw_abi_version() : undefined;
+  if (abi !== ABI_VERSION) {
+    throw loadFailed(
+      `${what} was built for another release of zarr-codecs-wasm (interface ${abi ?? "unknown"}, this package needs ${ABI_VERSION}); use the zarr-codecs-wasm/wasm file of the installed package`,
+    );
+  }
+  // The TypedArrays of one call (bindings/js_io.h).
+  module.zcwIo = [undefined, undefined, 0];
+  return module;
+}
+
+async function load(source) {
+  if (!hasWasmSimd()) {
+    throw new ZarrCodecError(
+      "NO_WASM_SIMD",
+      "zarr-codecs-wasm needs WebAssembly SIMD, which this JavaScript engine " +
+        "lacks (it needs Node >= 16.4, Chrome/Edge 91+, Firefox 89+ or " +
+        "Safari 16.4+)",
+    );
+  }
+  const wasmModule = await compile(source);
+  const module = await instantiate(createZarrCodecsModule, wasmModule);
+  compiled = wasmModule;
+  instance = module;
+}
+
+/**
+ * Loads the module from `options.wasm`, once: the first successful call
+ * wins and later calls resolve to it; after a failure a later call tries
+ * again. `noSource` is what to throw when nothing is loaded and no source
+ * was given (an entry without an inlined copy).
+ * @param {{wasm?: unknown} | undefined} options
+ * @param {() => never} [noSource]
+ */
+export async function readyWith(options, noSource) {
+  if (instance) return;
+  if (!loading) {
+    if (options?.wasm === undefined && noSource) noSource();
+    loading = load(options?.wasm).catch((error) => {
+      loading = undefined;
+      throw error;
+    });
+  }
+  await loading;
+}
+
+/** The loaded module; throws a clear error before ready() has resolved. */
+export function wasm() {
+  if (!instance) {
+    throw new ZarrCodecError(
+      "NOT_READY",
+      "zarr-codecs-wasm: the wasm module is not loaded yet; await ready() " +
+        "before using the codec classes directly",
+    );
+  }
+  return instance;
+}
+
+/**
+ * The compiled WebAssembly.Module in use, to post to workers: each calls
+ * ready({ wasm: module }) and skips downloading and compiling.
+ * @returns {WebAssembly.Module}
+ */
+export function compiledWasm() {
+  wasm();
+  return compiled;
+}
