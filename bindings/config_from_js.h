@@ -50,7 +50,8 @@ inline std::string describe_js(const val& v) {
   if (type == "number") return describe_number(v.as<double>());
   if (type == "boolean") return v.as<bool>() ? "true" : "false";
   if (type == "bigint") return val::global("String")(v).as<std::string>() + "n";
-  if (type != "object") return type;
+  if (type == "symbol") return val::global("String")(v).as<std::string>();
+  if (type != "object") return "a " + type;
   if (val::global("Array").call<bool>("isArray", v)) {
     return "an Array of length " + describe_number(v["length"].as<double>());
   }

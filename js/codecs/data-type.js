@@ -78,11 +78,11 @@ export function metaDataType(codec, meta) {
   if (!isPlainObject(meta)) {
     throw new ZarrCodecError("INVALID_METADATA", `${codec}: meta must be an object { dataType, shape }, got ${describe(meta)}`);
   }
-  const spec = meta.dataType ?? meta.data_type;
-  if (spec === undefined) {
+  const spec = meta.dataType !== undefined ? meta.dataType : meta.data_type;
+  if (typeof spec !== "string" && !isPlainObject(spec)) {
     throw new ZarrCodecError(
       "INVALID_METADATA",
-      `${codec}: meta.dataType (or meta.data_type) must be a data type, got undefined`,
+      `${codec}: meta.dataType must be a data type name or { name, configuration }, got ${describe(spec)}`,
     );
   }
   return dataTypeName(codec, spec);

@@ -89,6 +89,9 @@ export class NativeCodec {
   decodeArray(codec, input) {
     this.#live();
     const n = this.decodedBytes;
+    // A frame of the wrong length is refused before anything is allocated
+    // for the output (a hostile shape must not cost gigabytes first).
+    if (input.length !== this.encodedBytes) this.#decode(input, new Uint8Array(0));
     if (this.#singleBlock && n > 0) {
       // A chunk that fits one block stays in wasm memory and is copied out
       // in one slice: that copy is the allocation a fresh array needs

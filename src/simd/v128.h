@@ -36,6 +36,7 @@ inline v128 xor_(v128 a, v128 b) { return wasm_v128_xor(a, b); }
 inline v128 splat_u8(uint8_t x) { return wasm_i8x16_splat(static_cast<int8_t>(x)); }
 inline v128 splat_u16(uint16_t x) { return wasm_i16x8_splat(static_cast<int16_t>(x)); }
 inline v128 splat_u32(uint32_t x) { return wasm_i32x4_splat(static_cast<int32_t>(x)); }
+inline v128 add_u8(v128 a, v128 b) { return wasm_i8x16_add(a, b); }
 inline v128 sub_u8(v128 a, v128 b) { return wasm_i8x16_sub(a, b); }
 inline v128 sub_u16(v128 a, v128 b) { return wasm_i16x8_sub(a, b); }
 inline v128 min_u8(v128 a, v128 b) { return wasm_u8x16_min(a, b); }
@@ -74,6 +75,7 @@ inline v128 xor_(v128 a, v128 b) { return _mm_xor_si128(a, b); }
 inline v128 splat_u8(uint8_t x) { return _mm_set1_epi8(static_cast<char>(x)); }
 inline v128 splat_u16(uint16_t x) { return _mm_set1_epi16(static_cast<short>(x)); }
 inline v128 splat_u32(uint32_t x) { return _mm_set1_epi32(static_cast<int>(x)); }
+inline v128 add_u8(v128 a, v128 b) { return _mm_add_epi8(a, b); }
 inline v128 sub_u8(v128 a, v128 b) { return _mm_sub_epi8(a, b); }
 inline v128 sub_u16(v128 a, v128 b) { return _mm_sub_epi16(a, b); }
 inline v128 min_u8(v128 a, v128 b) { return _mm_min_epu8(a, b); }

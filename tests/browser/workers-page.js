@@ -1,6 +1,6 @@
 // Several Web Workers decode at once; every result is checked against a
 // plain bit loop here in the page.
-import { randomBytes as random } from "/tests/js/reference.js";
+import { randomBytes as random } from "/tests/js/support/reference.js";
 const WORKERS = 4;
 const ROUNDS = 5;
 const CASES = [

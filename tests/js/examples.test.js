@@ -2,7 +2,7 @@
 import { expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { makeImage } from "../../examples/sample-store.mjs";
-import { ROOT } from "./browser.js";
+import { ROOT } from "./support/browser.js";
 
 jest.setTimeout(60000);
 const run = (script, args = []) => execFileSync("node", [script, ...args], { cwd: ROOT, encoding: "utf8" });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "../../scripts/serve.mjs";
-import { launchChromium, openPage, ROOT } from "./browser.js";
+import { launchChromium, openPage, ROOT } from "./support/browser.js";
 
 jest.setTimeout(180000);
 

@@ -3,7 +3,7 @@
 // process memory must settle.
 import { expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { ROOT } from "./browser.js";
+import { ROOT } from "./support/browser.js";
 
 jest.setTimeout(300000);
 

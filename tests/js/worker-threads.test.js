@@ -2,7 +2,7 @@
 // module instance; every result checked in the worker.
 import { expect, jest, test } from "@jest/globals";
 import { Worker } from "node:worker_threads";
-import { ROOT } from "./browser.js";
+import { ROOT } from "./support/browser.js";
 
 jest.setTimeout(120000);
 

@@ -9,8 +9,8 @@ import {
   ready,
   ZarrCodecError,
 } from "../../js/index.js";
-import { wasm } from "../../js/module.js";
-import { randomBytes as random } from "../js/reference.js";
+import { wasm } from "../../js/wasm/load.js";
+import { randomBytes as random } from "../js/support/reference.js";
 
 const OPS = Number(process.argv[2] ?? 100000);
 await ready();
@@ -44,7 +44,7 @@ const OPERATIONS = [
   () => same(big.encode({ data: bigValues }), bigBytes),
   () => same(filter.decode(filterChunk).data, filterBools),
   () => {
-    // A new codec each time: plans travel through embind as plain objects.
+    // A new codec each time, dropped: its wasm side is freed when collected.
     const c = PackBitsCodec.fromConfig({ first_bit: 2, last_bit: 9 }, { dataType: "int16", shape: [33] });
     return c.computeEncodedSize(66) === 33;
   },
@@ -79,6 +79,7 @@ async function snapshot(ops) {
     jsHeapMiB: +(mem.heapUsed / 2 ** 20).toFixed(1),
     arrayBuffersMiB: +(mem.arrayBuffers / 2 ** 20).toFixed(1),
     embindHandles: m.count_emval_handles(),
+    liveCodecs: m.liveCodecs(),
   };
 }
 
@@ -91,9 +92,9 @@ for (let i = 1; i <= OPS; i++) {
 }
 const seconds = (performance.now() - start) / 1000;
 
-console.log("ops      wasm heap   rss MiB   JS heap MiB   ArrayBuffers MiB   embind handles");
+console.log("ops      wasm heap   rss MiB   JS heap MiB   ArrayBuffers MiB   embind handles   live C++ codecs");
 for (const c of checkpoints) {
-  console.log(`${String(c.ops).padStart(7)}  ${String(c.wasmHeapBytes).padStart(10)}  ${String(c.rssMiB).padStart(8)}  ${String(c.jsHeapMiB).padStart(12)}  ${String(c.arrayBuffersMiB).padStart(17)}  ${String(c.embindHandles).padStart(15)}`);
+  console.log(`${String(c.ops).padStart(7)}  ${String(c.wasmHeapBytes).padStart(10)}  ${String(c.rssMiB).padStart(8)}  ${String(c.jsHeapMiB).padStart(12)}  ${String(c.arrayBuffersMiB).padStart(17)}  ${String(c.embindHandles).padStart(15)}  ${String(c.liveCodecs).padStart(16)}`);
 }
 console.log(`${OPS} operations (${OPERATIONS.length} kinds) in ${seconds.toFixed(1)} s, ${wrong} wrong`);
 console.log(JSON.stringify({ ops: OPS, seconds, wrong, checkpoints }));

@@ -9,7 +9,7 @@ afterEach(() => {
 
 test("ready() rejects with NO_WASM_SIMD, and loads once SIMD is there", async () => {
   // Jest gives this file fresh modules: nothing is loaded yet.
-  const { ready, hasWasmSimd, PackBitsCodec, ZarrCodecError } = await import("../../js/index.js");
+  const { ready, hasWasmSimd, PackBitsCodec, ZarrCodecError } = await import("../../../js/index.js");
   WebAssembly.validate = () => false;
   expect(hasWasmSimd()).toBe(false);
   const failure = ready();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { BytesCodec, ready } from "../../js/index.js";
-import { wasm } from "../../js/module.js";
-import { bytesOf, hex, randomBytes, swapGroups } from "./reference.js";
+import { BytesCodec, ready } from "../../../js/index.js";
+import { wasm } from "../../../js/wasm/load.js";
+import { bytesOf, hex, randomBytes, swapGroups } from "../support/reference.js";
 
 beforeAll(() => ready());
 

@@ -2,7 +2,7 @@
 // Web Workers decoding at once.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
-import { launchChromium, openPage, ROOT, serveRepository } from "./browser.js";
+import { launchChromium, openPage, ROOT, serveRepository } from "../support/browser.js";
 
 jest.setTimeout(120000);
 

@@ -3,11 +3,11 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { serve } from "../../scripts/serve.mjs";
+import { serve } from "../../../scripts/serve.mjs";
 
 export const CHROMIUM = "/usr/bin/chromium";
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const ARTIFACTS = fileURLToPath(new URL("../artifacts", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+export const ARTIFACTS = fileURLToPath(new URL("../../artifacts", import.meta.url));
 
 export async function launchChromium() {
   if (!existsSync(CHROMIUM)) {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
-import { register } from "../../js/index.js";
-import { openFixture } from "./fixtures.js";
-import { hex, packBitsEncodeReference } from "./reference.js";
+import { register } from "../../../js/index.js";
+import { openFixture } from "../support/fixtures.js";
+import { hex, packBitsEncodeReference } from "../support/reference.js";
 
 beforeAll(() => register(zarr.registry));
 

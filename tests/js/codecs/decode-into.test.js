@@ -6,8 +6,8 @@ import {
   PackBitsCodec,
   ready,
   ZarrCodecError,
-} from "../../js/index.js";
-import { hex, randomBytes } from "./reference.js";
+} from "../../../js/index.js";
+import { hex, randomBytes } from "../support/reference.js";
 
 beforeAll(() => ready());
 

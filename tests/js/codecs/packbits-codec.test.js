@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { PackBitsCodec, ready } from "../../js/index.js";
-import { wasm } from "../../js/module.js";
+import { PackBitsCodec, ready } from "../../../js/index.js";
+import { wasm } from "../../../js/wasm/load.js";
 import {
   hex,
   packBitsDecodeReference,
   packBitsEncodeReference,
   randomBytes,
-} from "./reference.js";
+} from "../support/reference.js";
 
 beforeAll(() => ready());
 
 const codec = (configuration, dataType, shape) =>
-  PackBitsCodec.fromConfig(configuration, { dataType, shape });
+  PackBitsCodec.fromConfig(configuration, { dataType: dt(dataType), shape });
 
 // name, container, bits N, components, signed
 const TYPES = [
@@ -43,7 +43,26 @@ const TYPES = [
   ["complex_float4_e2m1fn", Uint8Array, 4, 2, false],
   ["complex_float6_e2m3fn", Uint8Array, 6, 2, false],
   ["complex_float6_e3m2fn", Uint8Array, 6, 2, false],
+  ["float8_e4m3", Uint8Array, 8, 1, false],
+  ["float8_e8m0fnu", Uint8Array, 8, 1, false],
+  ["complex_float8_e5m2", Uint8Array, 8, 2, false],
+  ["numpy.datetime64", BigInt64Array, 64, 1, true],
 ];
+
+// Container values a type can hold: random bytes with the bits above a
+// sub-byte type's sign- or zero-extended (encode refuses any other).
+function holdable(bytes, bitsN, signed, dataType) {
+  if (bitsN >= 8 || dataType === "bool") return bytes;
+  const up = 8 - bitsN;
+  return bytes.map((b) => (signed ? ((b << (24 + up)) >> (24 + up)) & 0xff : b & ((1 << bitsN) - 1)));
+}
+
+// The frame of n elements of `count` components of `bits` bits.
+function frame(n, count, bits, padding) {
+  const body = Math.ceil((n * count * bits) / 8);
+  return { body, encoded: body + (padding && padding !== "none" ? 1 : 0), paddingBits: body * 8 - n * count * bits };
+}
+const dt = (name) => (name.startsWith("numpy.") ? { name, configuration: { unit: "ns", scale_factor: 1 } } : name);
 
 describe("packbits: hand-worked vectors", () => {
   test("uint16 0xABC, 0x123 with last_bit 11 encode to BC 3A 12", () => {
@@ -120,11 +139,27 @@ describe("packbits: inputs and outputs", () => {
   });
 
   test("encode never changes its input and respects byteOffset", () => {
-    const backing = new Uint8Array([9, 9, 0x0f, 0x08]);
+    // int4 -1 (0xFF) and -8 (0xF8) at byte offset 2.
+    const backing = new Uint8Array([9, 9, 0xff, 0xf8]);
     const data = new Int8Array(backing.buffer, 2, 2);
     const encoded = codec(undefined, "int4", [2]).encode({ data });
     expect([...encoded]).toEqual([0x8f]);
-    expect([...backing]).toEqual([9, 9, 0x0f, 0x08]);
+    expect([...backing]).toEqual([9, 9, 0xff, 0xf8]);
+  });
+
+  test("a value the stored type cannot hold is refused, never wrapped", () => {
+    // int4 holds -8..7: 9 would wrap to -7 if its low bits were kept.
+    expect(() => codec(undefined, "int4", [3]).encode({ data: new Int8Array([1, 9, 2]) })).toThrow(
+      "packbits: int4 shape [3]: value 9 at index 1 is outside int4's range -8..7",
+    );
+    expect(() => codec(undefined, "uint2", [2]).encode({ data: new Uint8Array([3, 4]) })).toThrow(
+      "packbits: uint2 shape [2]: value 4 at index 1 is outside uint2's range 0..3",
+    );
+    expect(() => codec(undefined, "float4_e2m1fn", [1]).encode({ data: new Uint8Array([0x10]) })).toThrow(
+      "packbits: float4_e2m1fn shape [1]: value 16 at index 0 is not a float4_e2m1fn bit pattern (0..15)",
+    );
+    // A configured bit range of a wider type drops bits, as the spec says.
+    expect([...codec({ last_bit: 3 }, "int16", [1]).encode({ data: new Int16Array([1000]) })]).toEqual([1000 & 15]);
   });
 
   test("0-sized chunks", () => {
@@ -159,7 +194,7 @@ describe.each(["reference", "portable", "simd"])("packbits with the %s kernels",
         expect(data).toBeInstanceOf(ArrayType);
         const want = packBitsDecodeReference(layout, packed, n * count);
         expect(hex(data)).toBe(hex(want));
-        const values = randomBytes(n * count * containerBytes, n * 3 + first);
+        const values = holdable(randomBytes(n * count * containerBytes, n * 3 + first), bitsN, signed, dataType);
         const typed = new ArrayType(values.buffer);
         expect(hex(c.encode({ data: typed }))).toBe(hex(packBitsEncodeReference(layout, values)));
       }
@@ -174,12 +209,12 @@ describe.each(["reference", "portable", "simd"])("packbits with the %s kernels",
     ["complex64", { first_bit: 16, padding_encoding: "last_byte" }, 20001],
   ])("%s %j: chunks larger than the scratch region round-trip", (dataType, config, n) => {
     const c = codec(config, dataType, [n]);
-    const plan = wasm().planPackBits(dataType, config.first_bit ?? null, config.last_bit ?? null, config.padding_encoding ?? null, [n]);
-    const packed = randomBytes(plan.encodedBytes, n);
+    const [, , bitsN, count] = TYPES.find(([name]) => name === dataType);
+    const plan = frame(n, count, (config.last_bit ?? bitsN - 1) - (config.first_bit ?? 0) + 1, config.padding_encoding);
+    const packed = randomBytes(plan.encoded, n);
     if (config.padding_encoding === "last_byte") packed[packed.length - 1] = plan.paddingBits;
     // Zero the padding bits, which decode ignores and encode writes as 0.
-    const bodyEnd = plan.bodyBytes - 1;
-    packed[bodyEnd] &= 0xff >> plan.paddingBits;
+    packed[plan.body - 1] &= 0xff >> plan.paddingBits;
     const { data } = c.decode(packed);
     expect(hex(c.encode({ data }))).toBe(hex(packed));
   });
@@ -198,8 +233,9 @@ describe("packbits: the three implementations agree on large random chunks", () 
   ])("%s %j", (dataType, config) => {
     const n = 150001;
     const c = codec(config, dataType, [n]);
-    const plan = wasm().planPackBits(dataType, config.first_bit ?? null, config.last_bit ?? null, null, [n]);
-    const packed = randomBytes(plan.encodedBytes, 77);
+    const [, , bitsN, count] = TYPES.find(([name]) => name === dataType);
+    const plan = frame(n, count, (config.last_bit ?? bitsN - 1) - (config.first_bit ?? 0) + 1);
+    const packed = randomBytes(plan.encoded, 77);
     const results = {};
     for (const impl of ["reference", "portable", "simd"]) {
       wasm().setImplementation(impl);

@@ -1,9 +1,9 @@
 // The viewer in Chromium: every canvas pixel, decoded in the page and in a
 // Web Worker, against the values Node computes from the sample generator.
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
-import { makeViewerStore } from "../../scripts/make-viewer-store.mjs";
-import { makeImage, makeMask, SHAPE } from "../../examples/sample-store.mjs";
-import { ARTIFACTS, launchChromium, openPage, serveRepository } from "./browser.js";
+import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
+import { makeImage, makeMask, SHAPE } from "../../../examples/sample-store.mjs";
+import { ARTIFACTS, launchChromium, openPage, serveRepository } from "../support/browser.js";
 
 jest.setTimeout(120000);
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@jest/globals";
-import { expectCodecError } from "./expect-error.js";
-import { BytesCodec, ready } from "../../js/index.js";
+import { expectCodecError } from "../support/expect-error.js";
+import { BytesCodec, ready } from "../../../js/index.js";
 
 const meta = (dataType, shape = [10]) => ({ dataType, shape });
 
@@ -32,12 +32,24 @@ const CASES = [
     "UNKNOWN_DATA_TYPE", 'bytes: unknown data type "uint12" (expected a Zarr v3 data type such as uint16, complex64 or r16)'],
   ["raw type of a partial byte", () => BytesCodec.fromConfig({ endian: "big" }, meta("r12")),
     "UNKNOWN_DATA_TYPE", /unknown data type "r12"/],
-  ["sub-byte type", () => BytesCodec.fromConfig({ endian: "big" }, meta("int4")),
-    "UNSUPPORTED_DATA_TYPE", "bytes: data type int4 is 4 bits per component, not a whole number of bytes; use the packbits codec"],
+  ["a datetime64 without its configuration", () => BytesCodec.fromConfig({ endian: "big" }, meta("numpy.datetime64")),
+    "INVALID_METADATA", 'bytes: data type numpy.datetime64 needs its object form { "name": "numpy.datetime64", "configuration": { "unit", "scale_factor" } }'],
+  ["a datetime64 unit numpy lacks", () => BytesCodec.fromConfig({ endian: "big" }, { dataType: { name: "numpy.datetime64", configuration: { unit: "fortnight", scale_factor: 1 } }, shape: [1] }),
+    "INVALID_METADATA", 'bytes: numpy.datetime64 unit must be one of Y, M, W, D, h, m, s, ms, us, μs, ns, ps, fs, as, generic, got "fortnight"'],
+  ["a timedelta64 scale_factor of 0", () => BytesCodec.fromConfig({ endian: "big" }, { dataType: { name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 0 } }, shape: [1] }),
+    "INVALID_METADATA", "bytes: numpy.timedelta64 scale_factor must be an integer in 1..2147483647, got 0"],
+  ["a timedelta64 scale_factor of 2^31", () => BytesCodec.fromConfig({ endian: "big" }, { dataType: { name: "numpy.timedelta64", configuration: { unit: "s", scale_factor: 2 ** 31 } }, shape: [1] }),
+    "INVALID_METADATA", "bytes: numpy.timedelta64 scale_factor must be an integer in 1..2147483647, got 2147483648"],
+  ["a datetime64 configuration with an extra member", () => BytesCodec.fromConfig({ endian: "big" }, { dataType: { name: "numpy.datetime64", configuration: { unit: "s", scale_factor: 1, tz: "UTC" } }, shape: [1] }),
+    "INVALID_METADATA", 'bytes: numpy.datetime64 configuration has an unknown member "tz" (expected unit and scale_factor)'],
+  ["a datetime64 configuration missing scale_factor", () => BytesCodec.fromConfig({ endian: "big" }, { dataType: { name: "numpy.datetime64", configuration: { unit: "s" } }, shape: [1] }),
+    "INVALID_METADATA", "bytes: numpy.datetime64 scale_factor must be an integer in 1..2147483647, got undefined"],
+  ["a configuration on a type that takes none", () => BytesCodec.fromConfig({}, { dataType: { name: "int8", configuration: { bits: 8 } }, shape: [1] }),
+    "INVALID_METADATA", "bytes: data type int8 takes no configuration, got an object"],
   ["variable-length strings", () => BytesCodec.fromConfig({ endian: "big" }, meta("string")),
     "UNSUPPORTED_DATA_TYPE", "bytes: data type string has no fixed size, so it cannot be encoded by bytes"],
   ["data type not a string", () => BytesCodec.fromConfig({ endian: "big" }, { dataType: 16, shape: [1] }),
-    "INVALID_METADATA", "bytes: meta.dataType must be a data type name, got 16"],
+    "INVALID_METADATA", "bytes: meta.dataType must be a data type name or { name, configuration }, got 16"],
   ["no meta", () => BytesCodec.fromConfig({ endian: "big" }),
     "INVALID_METADATA", /got undefined/],
   ["negative dimension", () => BytesCodec.fromConfig({ endian: "big" }, meta("uint16", [4, -1])),

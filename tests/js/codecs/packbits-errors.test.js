@@ -1,10 +1,10 @@
 import { beforeAll, expect, test } from "@jest/globals";
-import { expectCodecError } from "./expect-error.js";
+import { expectCodecError } from "../support/expect-error.js";
 import {
   NumcodecsPackBitsCodec,
   PackBitsCodec,
   ready,
-} from "../../js/index.js";
+} from "../../../js/index.js";
 
 beforeAll(() => ready());
 

@@ -2,14 +2,14 @@
 // package's error with a precise message, before any large allocation, and
 // the codecs (and the wasm instance) keep working afterwards.
 import { beforeAll, expect, test } from "@jest/globals";
-import { expectCodecError } from "./expect-error.js";
+import { expectCodecError } from "../support/expect-error.js";
 import {
   BytesCodec,
   NumcodecsPackBitsCodec,
   PackBitsCodec,
   ready,
   register,
-} from "../../js/index.js";
+} from "../../../js/index.js";
 
 beforeAll(() => ready());
 
@@ -38,8 +38,8 @@ const TABLE = [
   ["endian a number", () => BytesCodec.fromConfig({ endian: 1 }, { dataType: "int16", shape: [1] }), "INVALID_CONFIGURATION", 'bytes: endian must be "big" or "little", got 1'],
   ["numcodecs.packbits with parameters", () => NumcodecsPackBitsCodec.fromConfig({ bits: 1 }, { dataType: "bool", shape: [1] }), "INVALID_CONFIGURATION", 'numcodecs.packbits: unknown configuration member "bits" (PackBits has none)'],
   // metadata
-  ["no meta", () => PackBitsCodec.fromConfig({}), "INVALID_METADATA", "packbits: meta.dataType must be a data type name, got undefined"],
-  ["dataType null", () => pb({}, null), "INVALID_METADATA", "packbits: meta.dataType must be a data type name, got null"],
+  ["no meta", () => PackBitsCodec.fromConfig({}), "INVALID_METADATA", "packbits: meta must be an object { dataType, shape }, got undefined"],
+  ["dataType null", () => pb({}, null), "INVALID_METADATA", "packbits: meta.dataType must be a data type name or { name, configuration }, got null"],
   ["a 10,000-character type name is cut in the message", () => pb({}, "x".repeat(10000)), "UNKNOWN_DATA_TYPE", `packbits: unknown data type "${"x".repeat(64)}" (expected a Zarr v3 data type such as uint16, complex64 or r16)`],
   // shapes
   ["negative dimension", () => pb({}, "uint16", [-1]), "INVALID_SHAPE", "packbits: shape must hold non-negative integers, got [-1]"],

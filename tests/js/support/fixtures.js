@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import FileSystemStore from "@zarrita/storage/fs";
 
 export function fixturePath(name) {
-  return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+  return fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
 }
 
 export function openFixture(name) {

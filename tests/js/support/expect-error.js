@@ -1,7 +1,7 @@
 // One check for every error test: `call` throws the package's error with
 // this code and this message (a string to match exactly, or a RegExp).
 import { expect } from "@jest/globals";
-import { ZarrCodecError } from "../../js/index.js";
+import { ZarrCodecError } from "../../../js/index.js";
 
 export function expectCodecError(call, code, message) {
   let error;
