@@ -1,47 +1,54 @@
-// The same kernels as the wasm module, built natively (-O3, SSE4.1), timed
-// on the cases bench/run.mjs measures in wasm. Prints one JSON object:
-// { "<case> <bytes>": GB/s of decoded bytes, ... }. Run by bench/run.mjs.
+// The kernels alone, natively (-O3, SSE4.1): each case's codec runs one
+// 64 KiB block of decoded output scratch to scratch (Codec::run_block), the
+// very call the wasm side times through the embind class. Prints one JSON
+// object { "<op> <label>": GB/s of decoded bytes, ... } for bench/run.mjs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
-#include <string>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <vector>
 
-#include "byteswap.h"
-#include "packbits_kernels.h"
+#include "codecs/bytes_codec.h"
+#include "codecs/packbits_codec.h"
 
 namespace {
 
+using zcw::BytesCodec;
+using zcw::Codec;
+using zcw::PackBitsCodec;
+using zcw::Presentation;
+
+constexpr uint64_t kBlock = 65536;  // decoded bytes: one scratch block
+
 struct Case {
-  const char* name;
-  bool packbits;
-  bool encode;
-  zcw::PackBitsLayout layout;  // packbits
-  unsigned swap_width;         // bytes
+  const char* op;
+  const char* label;
+  bool decoding;
+  std::function<std::unique_ptr<Codec>()> make;
 };
 
-zcw::PackBitsLayout layout(uint32_t first, uint32_t bits, uint32_t container,
-                           bool sign, bool is_bool) {
-  zcw::PackBitsLayout l;
-  l.first_bit = first;
-  l.bits = bits;
-  l.component_bits = 8 * container;
-  l.container_bytes = container;
-  l.sign_extend = sign;
-  l.is_bool = is_bool;
-  return l;
+std::unique_ptr<Codec> bytes(const char* type, const char* endian, uint64_t n,
+                             Presentation p = Presentation::kNative) {
+  return std::make_unique<BytesCodec>(type, endian ? std::optional<std::string_view>(endian) : std::nullopt,
+                                      std::vector<uint64_t>{n}, p);
 }
 
-// Best time of several rounds, in seconds per call.
-template <typename F>
-double best_seconds(F&& f, size_t bytes) {
-  const int reps = static_cast<int>(std::clamp<size_t>((64u << 20) / (bytes + 1), 3, 20000));
+std::unique_ptr<Codec> packbits(const char* type, std::optional<int64_t> first,
+                                std::optional<int64_t> last, uint64_t n,
+                                Presentation p = Presentation::kNative) {
+  return std::make_unique<PackBitsCodec>(type, first, last, std::nullopt, std::vector<uint64_t>{n}, p);
+}
+
+// Best of several rounds, in seconds per block.
+double best_seconds(const Codec& codec, bool decoding, zcw::Scratch& scratch, zcw::Impl impl) {
+  const int reps = 2000;
   double best = 1e30;
   for (int round = 0; round < 7; ++round) {
-    auto t0 = std::chrono::steady_clock::now();
-    for (int r = 0; r < reps; ++r) f();
-    auto t1 = std::chrono::steady_clock::now();
+    const auto t0 = std::chrono::steady_clock::now();
+    codec.run_block(decoding, reps, scratch, impl);
+    const auto t1 = std::chrono::steady_clock::now();
     best = std::min(best, std::chrono::duration<double>(t1 - t0).count() / reps);
   }
   return best;
@@ -52,38 +59,36 @@ double best_seconds(F&& f, size_t bytes) {
 int main(int argc, char** argv) {
   zcw::Impl impl = zcw::fastest_impl();
   if (argc > 1 && !zcw::parse_impl(argv[1], &impl)) return 2;
+  const auto f32 = Presentation::kFloat32;
   const Case cases[] = {
-      {"bytes-be-decode int16", false, false, {}, 2},
-      {"bytes-be-decode float32", false, false, {}, 4},
-      {"bytes-be-decode float64", false, false, {}, 8},
-      {"packbits-decode bool", true, false, layout(0, 1, 1, false, true), 0},
-      {"packbits-decode uint8 4-bit", true, false, layout(0, 4, 1, false, false), 0},
-      {"packbits-decode uint16 12-bit", true, false, layout(0, 12, 2, false, false), 0},
-      {"packbits-decode int16 bits 3..12", true, false, layout(3, 10, 2, true, false), 0},
-      {"packbits-encode bool", true, true, layout(0, 1, 1, false, true), 0},
-      {"packbits-encode uint8 4-bit", true, true, layout(0, 4, 1, false, false), 0},
-      {"packbits-encode uint16 12-bit", true, true, layout(0, 12, 2, false, false), 0},
-      {"packbits-encode int16 bits 3..12", true, true, layout(3, 10, 2, true, false), 0},
+      {"bytes-be-decode", "int16", true, [] { return bytes("int16", "big", kBlock / 2); }},
+      {"bytes-be-decode", "float32", true, [] { return bytes("float32", "big", kBlock / 4); }},
+      {"bytes-be-decode", "float64", true, [] { return bytes("float64", "big", kBlock / 8); }},
+      {"packbits-decode", "bool", true, [] { return packbits("bool", {}, {}, kBlock); }},
+      {"packbits-decode", "uint8 4-bit", true, [] { return packbits("uint8", {}, 3, kBlock); }},
+      {"packbits-decode", "uint16 12-bit", true, [] { return packbits("uint16", {}, 11, kBlock / 2); }},
+      {"packbits-decode", "int16 bits 3..12", true, [] { return packbits("int16", 3, 12, kBlock / 2); }},
+      {"packbits-encode", "bool", false, [] { return packbits("bool", {}, {}, kBlock); }},
+      {"packbits-encode", "uint8 4-bit", false, [] { return packbits("uint8", {}, 3, kBlock); }},
+      {"packbits-encode", "uint16 12-bit", false, [] { return packbits("uint16", {}, 11, kBlock / 2); }},
+      {"packbits-encode", "int16 bits 3..12", false, [] { return packbits("int16", 3, 12, kBlock / 2); }},
+      {"widen-decode", "bfloat16 (bytes)", true, [f32] { return bytes("bfloat16", "little", kBlock / 4, f32); }},
+      {"widen-decode", "float8_e4m3 (bytes)", true, [f32] { return bytes("float8_e4m3", nullptr, kBlock / 4, f32); }},
+      {"widen-decode", "float4_e2m1fn (packbits)", true, [f32] { return packbits("float4_e2m1fn", {}, {}, kBlock / 4, f32); }},
   };
-  const size_t sizes[] = {4096, 65536, 1 << 20, 16 << 20};
+  auto scratch = std::make_unique<zcw::Scratch>();
+  for (size_t i = 0; i < sizeof scratch->in; ++i) {
+    scratch->in[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+  }
   std::printf("{\"implementation\": \"%s\"", zcw::impl_name(impl));
   for (const Case& c : cases) {
-    for (size_t decoded : sizes) {
-      std::vector<uint8_t> a(decoded + 64, 0x5A), b(decoded + 64, 0xA5);
-      for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
-      double s;
-      if (!c.packbits) {
-        s = best_seconds([&] { zcw::byteswap(impl, a.data(), b.data(), decoded / c.swap_width, c.swap_width); }, decoded);
-      } else {
-        const size_t n = decoded / c.layout.container_bytes;
-        if (c.encode) {
-          s = best_seconds([&] { zcw::packbits_encode(impl, c.layout, a.data(), b.data(), n); }, decoded);
-        } else {
-          s = best_seconds([&] { zcw::packbits_decode(impl, c.layout, a.data(), b.data(), n); }, decoded);
-        }
-      }
-      std::printf(",\n \"%s %zu\": %.3f", c.name, decoded, decoded / s / 1e9);
+    const auto codec = c.make();
+    if (!codec->status().ok()) {
+      std::fprintf(stderr, "%s\n", codec->status().message().c_str());
+      return 1;
     }
+    const double s = best_seconds(*codec, c.decoding, *scratch, impl);
+    std::printf(",\n \"%s %s\": %.3f", c.op, c.label, kBlock / s / 1e9);
   }
   std::printf("\n}\n");
   return 0;

@@ -1,6 +1,10 @@
-// Side-by-side timing: every contender runs once per round, rounds
-// interleaved, and each keeps its best round. Machines here are noisy (two
-// cores, other jobs), so only ratios of times taken this way are reported.
+// Side-by-side timing: every contender runs once per round, the order
+// rotated each round, the garbage collector run before each (with
+// --expose-gc) so no contender pays for another's garbage, and each keeps
+// its best round. Machines here are noisy (two shared cores), so only
+// ratios of times taken this way are reported.
+
+const gc = globalThis.gc ?? (() => {});
 
 /** Nanoseconds per call of `fn`, over a batch of `reps` calls. */
 function batch(fn, reps) {
@@ -14,17 +18,19 @@ function batch(fn, reps) {
  * @param {{rounds?: number, targetMs?: number}} [options]
  * @returns {Record<string, number>} best ns per call of each
  */
-export function sideBySide(contenders, { rounds = 7, targetMs = 4 } = {}) {
+export function sideBySide(contenders, { rounds = 15, targetMs = 3 } = {}) {
   const names = Object.keys(contenders);
   const reps = {};
   for (const name of names) {
-    batch(contenders[name], 2); // warm up: JIT, wasm tier-up, first-touch
+    batch(contenders[name], 3); // warm up: JIT, wasm tier-up, first touch
     const once = Math.max(batch(contenders[name], 3), 50);
-    reps[name] = Math.max(1, Math.min(100000, Math.round((targetMs * 1e6) / once)));
+    reps[name] = Math.max(1, Math.min(200000, Math.round((targetMs * 1e6) / once)));
   }
   const best = Object.fromEntries(names.map((n) => [n, Infinity]));
   for (let r = 0; r < rounds; r++) {
-    for (const name of names) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length];
+      gc();
       best[name] = Math.min(best[name], batch(contenders[name], reps[name]));
     }
   }

@@ -20,13 +20,19 @@ EM_JS(void, zcw_js_read, (double offset, double length, uint8_t* into), {
   HEAPU8.set(offset === 0 && length === src.length ? src : src.subarray(offset, offset + length), into);
 });
 
+// The view of the block copied out is kept for the next call that copies
+// the same block (a codec's calls all do): small chunks allocate nothing.
 EM_JS(void, zcw_js_write, (double offset, const uint8_t* from, double length), {
   var io = Module["zcwIo"];
   if (io[1] === null) {
     io[2] = from;
     return;
   }
-  io[1].set(HEAPU8.subarray(from, from + length), offset);
+  var view = io[3];
+  if (view === undefined || view.buffer !== HEAPU8.buffer || view.byteOffset !== from || view.length !== length) {
+    view = io[3] = HEAPU8.subarray(from, from + length);
+  }
+  io[1].set(view, offset);
 });
 
 namespace zcw::bindings {

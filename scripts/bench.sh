@@ -3,11 +3,9 @@
 # kernels (-O3), then runs bench/run.mjs with the given arguments.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-bash scripts/build-wasm.sh >/dev/null
-cmake --build build/wasm --target zarr-codecs-wasm-nosimd -j"$(nproc)" >/dev/null
+bash scripts/build-wasm.sh zarr-codecs-wasm-nosimd >/dev/null
 cxx=clang++-14
 command -v "$cxx" >/dev/null || cxx=c++
 cmake -S . -B build/native-release -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
 cmake --build build/native-release --target zcw_native_bench -j"$(nproc)" >/dev/null
-node bench/run.mjs "$@"
+node --expose-gc bench/run.mjs "$@"

@@ -13,6 +13,7 @@ export class BytesCodec {
   #shape;
   #stride;
   #wrap;
+  #lastOut = {};
 
   /**
    * @param {{endian?: "big" | "little"} | undefined} configuration
@@ -73,7 +74,7 @@ export class BytesCodec {
   decodeInto(input, out) {
     const bytes = bytesOf("bytes", "decode input", input);
     const n = this.#native;
-    const dst = outputBytes("bytes", n.ArrayType, n.decodedBytes, out, bytes);
+    const dst = outputBytes("bytes", n.ArrayType, n.decodedBytes, out, bytes, this.#lastOut);
     if (n.decodeIsCopy && bytes.byteLength === n.decodedBytes) dst.set(bytes);
     else n.decodeInto(bytes, dst);
     return out;

@@ -38,6 +38,9 @@ function byteView(codec, what, buffer, offset, length) {
  * BoolArray (anything with buffer, byteOffset and byteLength).
  */
 export function bytesOf(codec, what, value) {
+  // The common case, cheaply (small chunks pay for every check): a
+  // Uint8Array of this realm on a live buffer (a detached one has no bytes).
+  if (value instanceof Uint8Array && value.byteLength !== 0) return value;
   if (isBufferLike(value)) return byteView(codec, what, value, 0, undefined);
   if (
     ArrayBuffer.isView(value) ||
@@ -64,6 +67,7 @@ const tagOf = (x) => Object.prototype.toString.call(x).slice(8, -1);
  * other array of the same byte length would be reinterpreted silently.
  */
 function isContainer(ArrayType, value) {
+  if (value instanceof ArrayType) return true; // this realm's: cheap
   if (value === null || typeof value !== "object") return false;
   const tag = tagOf(value);
   return (
@@ -127,16 +131,25 @@ export function allocate(codec, ArrayType, byteLength) {
 /**
  * The bytes of `out`, the caller's array for decodeInto: the data type's
  * container (see isContainer), exactly `byteLength` long, not overlapping
- * `input`.
+ * `input`. `last` remembers the previous call's output and its view, as
+ * decodeInto is made for reusing one tile buffer: a small chunk's call
+ * then allocates nothing.
  */
-export function outputBytes(codec, ArrayType, byteLength, out, input) {
-  if (!isContainer(ArrayType, out) || out.byteLength !== byteLength) {
-    throw new ZarrCodecError(
-      "INVALID_INPUT",
-      `${codec}: decodeInto needs ${withArticle(ArrayType.name)} of ${byteLength} bytes, got ${found(out)}`,
-    );
+export function outputBytes(codec, ArrayType, byteLength, out, input, last = {}) {
+  let bytes;
+  if (out === last.out && out.byteLength === byteLength) {
+    bytes = last.bytes;
+  } else {
+    if (!isContainer(ArrayType, out) || out.byteLength !== byteLength) {
+      throw new ZarrCodecError(
+        "INVALID_INPUT",
+        `${codec}: decodeInto needs ${withArticle(ArrayType.name)} of ${byteLength} bytes, got ${found(out)}`,
+      );
+    }
+    bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    last.out = out;
+    last.bytes = bytes;
   }
-  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   if (
     bytes.buffer === input.buffer &&
     bytes.byteOffset < input.byteOffset + input.byteLength &&

@@ -96,7 +96,8 @@ export class NativeCodec {
       // A chunk that fits one block stays in wasm memory and is copied out
       // in one slice: that copy is the allocation a fresh array needs
       // anyway.
-      return new this.ArrayType(this.#decode(input, null).buffer);
+      const bytes = this.#decode(input, null);
+      return this.ArrayType === Uint8Array ? bytes : new this.ArrayType(bytes.buffer);
     }
     const data = allocate(codec, this.ArrayType, n);
     this.#decode(input, new Uint8Array(data.buffer));

@@ -14,6 +14,7 @@ export class NumcodecsPackBitsCodec {
   #shape;
   #stride;
   #wrap;
+  #lastOut = {};
 
   /**
    * @param {{} | undefined} configuration PackBits has no parameters
@@ -62,7 +63,7 @@ export class NumcodecsPackBitsCodec {
   decodeInto(chunk, out) {
     const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk?.data);
     const n = this.#native;
-    n.decodeInto(bytes, outputBytes("numcodecs.packbits", Uint8Array, n.decodedBytes, out, bytes));
+    n.decodeInto(bytes, outputBytes("numcodecs.packbits", Uint8Array, n.decodedBytes, out, bytes, this.#lastOut));
     return out;
   }
 

@@ -11,6 +11,7 @@ export class PackBitsCodec {
   #shape;
   #stride;
   #wrap;
+  #lastOut = {};
 
   /**
    * @param {{padding_encoding?: string | null, first_bit?: number | null,
@@ -61,7 +62,7 @@ export class PackBitsCodec {
   decodeInto(input, out) {
     const bytes = bytesOf("packbits", "decode input", input);
     const n = this.#native;
-    n.decodeInto(bytes, outputBytes("packbits", n.ArrayType, n.decodedBytes, out, bytes));
+    n.decodeInto(bytes, outputBytes("packbits", n.ArrayType, n.decodedBytes, out, bytes, this.#lastOut));
     return out;
   }
 

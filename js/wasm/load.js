@@ -154,8 +154,9 @@ export async function instantiate(factory, wasmModule, what = "the .wasm") {
       `${what} was built for another release of zarr-codecs-wasm (interface ${abi ?? "unknown"}, this package needs ${ABI_VERSION}); use the zarr-codecs-wasm/wasm file of the installed package`,
     );
   }
-  // The TypedArrays of one call (bindings/js_io.h).
-  module.zcwIo = [undefined, undefined, 0];
+  // The TypedArrays of one call (bindings/js_io.h): input, output, where a
+  // single block's output sits, and a cached view of wasm memory.
+  module.zcwIo = [undefined, undefined, 0, undefined];
   return module;
 }
 

@@ -65,9 +65,7 @@ Status Codec::encoded_size_for(uint64_t decoded_byte_length,
 
 Status Codec::check_encoded(ByteSource&, uint64_t length) const {
   if (length == encoded_bytes_) return Status::Ok();
-  return Status(ErrorCode::kLengthMismatch,
-                describe() + " needs " + std::to_string(encoded_bytes_) +
-                    " encoded bytes, got " + std::to_string(length));
+  return length_error(encoded_bytes_, "encoded bytes", length);
 }
 
 void Codec::write_framing(ByteSink&) const {}
@@ -131,26 +129,20 @@ Status Codec::narrow_block(const uint8_t* in, uint8_t* codes, uint64_t first,
                     "patterns instead (withDataTypes option floats: \"bits\")");
 }
 
-namespace {
-
-Status check_decoded(const std::string& described, uint64_t expected,
-                     const char* what, uint64_t length) {
-  if (length == expected) return Status::Ok();
+Status Codec::length_error(uint64_t expected, const char* what,
+                           uint64_t length) const {
   return Status(ErrorCode::kLengthMismatch,
-                described + " needs " + std::to_string(expected) + " " + what +
+                describe() + " needs " + std::to_string(expected) + " " + what +
                     ", got " + std::to_string(length));
 }
-
-}  // namespace
 
 Status Codec::decode(ByteSource& in, uint64_t in_length, ByteSink& out,
                      uint64_t out_length, Scratch& scratch, Impl impl) const {
   if (!status_.ok()) return status_;
   if (Status s = check_encoded(in, in_length); !s.ok()) return s;
-  if (Status s = check_decoded(describe(), decoded_bytes_, "bytes of output",
-                               out_length);
-      !s.ok()) {
-    return s;
+  // Messages are built only on failure: this is every call's path.
+  if (out_length != decoded_bytes_) {
+    return length_error(decoded_bytes_, "bytes of output", out_length);
   }
   const Geometry& g = geometry_;
   for (uint64_t u = 0; u < g.units; u += units_per_block_) {
@@ -185,14 +177,11 @@ void Codec::run_block(bool decoding, int repetitions, Scratch& scratch,
 Status Codec::encode(ByteSource& in, uint64_t in_length, ByteSink& out,
                      uint64_t out_length, Scratch& scratch, Impl impl) const {
   if (!status_.ok()) return status_;
-  if (Status s = check_decoded(describe(), decoded_bytes_, "bytes of input",
-                               in_length);
-      !s.ok()) {
-    return s;
+  if (in_length != decoded_bytes_) {
+    return length_error(decoded_bytes_, "bytes of input", in_length);
   }
-  if (Status s = check_encoded_output(describe(), encoded_bytes_, out_length);
-      !s.ok()) {
-    return s;
+  if (out_length != encoded_bytes_) {
+    return check_encoded_output(describe(), encoded_bytes_, out_length);
   }
   const Geometry& g = geometry_;
   for (uint64_t u = 0; u < g.units; u += units_per_block_) {

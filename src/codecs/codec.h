@@ -108,6 +108,10 @@ class Codec {
                               uint8_t* out, uint64_t first,
                               uint64_t values) const = 0;
 
+  // "<describe()> needs <expected> <what>, got <length>".
+  Status length_error(uint64_t expected, const char* what,
+                      uint64_t length) const;
+
   // Encode's checks of what a container holds, for `values` values from
   // value `first`: sub-byte types must fit their bits (int4 -8..7, float4
   // codes 0..15); float32 values must have a code in the format.

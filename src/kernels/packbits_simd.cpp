@@ -24,20 +24,28 @@ using simd::v128;
 
 // 1 bit -> 1 byte: each packed byte is copied to 8 lanes, each lane tests
 // its own bit. 16 packed bytes -> 128 values per iteration.
-size_t decode_bits1_u8(const uint8_t* in, uint8_t* out, size_t n) {
-  static const uint8_t kBit[16] = {1, 2, 4, 8, 16, 32, 64, 128,
-                                   1, 2, 4, 8, 16, 32, 64, 128};
-  alignas(16) uint8_t idx[8][16];
+// Lane i of shuffle k takes packed byte 2k + i / 8; kBit keeps its own bit.
+// Constant tables: small chunks pay for no set-up.
+constexpr std::array<std::array<uint8_t, 16>, 8> kBits1Idx = [] {
+  std::array<std::array<uint8_t, 16>, 8> t{};
   for (int k = 0; k < 8; ++k) {
-    for (int i = 0; i < 16; ++i) idx[k][i] = static_cast<uint8_t>(2 * k + i / 8);
+    for (int i = 0; i < 16; ++i) t[k][i] = static_cast<uint8_t>(2 * k + i / 8);
   }
+  return t;
+}();
+alignas(16) constexpr uint8_t kBit[16] = {1, 2, 4, 8, 16, 32, 64, 128,
+                                          1, 2, 4, 8, 16, 32, 64, 128};
+
+size_t decode_bits1_u8(const uint8_t* in, uint8_t* out, size_t n) {
   const v128 bit = simd::load(kBit);
   const v128 one = simd::splat_u8(1);
+  v128 idx[8];
+  for (int k = 0; k < 8; ++k) idx[k] = simd::load(kBits1Idx[k].data());
   size_t done = 0;
   for (; done + 128 <= n; done += 128, in += 16, out += 128) {
     const v128 x = simd::load(in);
     for (int k = 0; k < 8; ++k) {
-      v128 v = simd::and_(simd::shuffle_bytes(x, simd::load(idx[k])), bit);
+      v128 v = simd::and_(simd::shuffle_bytes(x, idx[k]), bit);
       simd::store(out + 16 * k, simd::min_u8(v, one));
     }
   }
