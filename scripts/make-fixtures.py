@@ -109,7 +109,87 @@ def write_v3_numcodecs_packbits(name):
         "little_endian_hex": values.astype("u1").tobytes().hex()}}, indent=1) + "\n")
 
 
+def write_v2_data_types(name):
+    """v2 arrays of the dtypes zarrita lacks (complex, datetime64,
+    timedelta64, float16), as zarr-python 2 writes them, with fill values
+    and chunks left unwritten (they read as the fill value), attributes with
+    _ARRAY_DIMENSIONS, a "/" dimension separator, a compressor, and
+    consolidated metadata. expected.json holds what zarr-python reads back
+    (missing chunks filled), as little-endian bytes in C order; float16
+    also widened to float32 by numpy."""
+    from numcodecs import Zlib
+    path = HERE / name
+    shutil.rmtree(path, ignore_errors=True)
+    root = zarr.open_group(str(path), mode="w")
+    nan = float("nan")
+    expected = {}
+
+    def array(key, shape, chunks, dtype, fill, write, **kwargs):
+        z = root.create_dataset(key, shape=shape, chunks=chunks, dtype=dtype,
+                                fill_value=fill, compressor=None, **kwargs)
+        write(z)
+        return z
+
+    def record(key, z, extra=None):
+        values = z[...]
+        entry = {
+            "dtype": z.dtype.str,
+            "shape": list(values.shape),
+            "little_endian_hex": values.astype(values.dtype.newbyteorder("<")).tobytes(order="C").hex(),
+        }
+        entry.update(extra or {})
+        expected[key] = entry
+
+    def rows(z, stop):  # only the chunks holding rows < stop are written
+        z[:stop] = values_for(z)[:stop]
+
+    def values_for(z):
+        n = int(np.prod(z.shape))
+        if z.dtype.kind == "c":
+            re = np.linspace(-3.5, 4, n)
+            im = np.array([(-1) ** i * (i + 0.25) for i in range(n)])
+            return (re + 1j * im).astype(z.dtype).reshape(z.shape)
+        if z.dtype.kind in "Mm":
+            v = np.array([(-1) ** i * (1700000000000000000 + 12345 * i) for i in range(n)], dtype="i8")
+            v[1] = np.iinfo("i8").min  # NaT
+            return v.view(z.dtype.newbyteorder("=")).astype(z.dtype).reshape(z.shape)
+        return np.array([1.0, -0.0, 65504.0, np.inf, 6e-8, -2.5][:n] * (n // 6 + 1),
+                        dtype=z.dtype)[:n].reshape(z.shape)
+
+    # complex64, fill whose parts differ; rows 2..4 never written.
+    z = array("c8", (5, 3), (2, 2), "<c8", complex(1.5, nan), lambda z: rows(z, 2))
+    z.attrs["_ARRAY_DIMENSIONS"] = ["y", "x"]
+    record("c8", z)
+    # complex64 whose fill parts are equal: zarrita fills with one number.
+    z = array("c8_equal_fill", (4,), (2,), "<c8", complex(2, 2), lambda z: rows(z, 2))
+    record("c8_equal_fill", z)
+    # complex128, big-endian, "/" separator, a compressor.
+    z = root.create_dataset("c16", shape=(4, 2), chunks=(3, 2), dtype=">c16",
+                            fill_value=0, compressor=Zlib(level=1),
+                            dimension_separator="/")
+    z[...] = values_for(z)
+    record("c16", z)
+    # datetime64[ns], NaT as the fill; the second chunk never written.
+    z = array("datetime", (6,), (4,), "<M8[ns]", np.datetime64("NaT"), lambda z: rows(z, 4))
+    record("datetime", z, {"int64": [str(v) for v in z[...].view("i8")]})
+    # timedelta64[s], big-endian, a fill beyond 2^53.
+    z = array("timedelta", (5,), (2,), ">m8[s]", np.timedelta64(1700000000000000001, "s"), lambda z: rows(z, 2))
+    record("timedelta", z, {"int64": [str(v) for v in z[...].view(">i8").astype("<i8")]})
+    # datetime64 with a scale factor.
+    z = array("datetime_10s", (3,), (3,), "<M8[10s]", 5, lambda z: z.__setitem__(slice(None), values_for(z)))
+    record("datetime_10s", z, {"int64": [str(v) for v in z[...].view("i8")]})
+    # float16, NaN fill, the last row never written.
+    z = array("f2", (3, 3), (1, 3), "<f2", nan, lambda z: rows(z, 2))
+    record("f2", z, {"float32_hex": z[...].astype("<f4").tobytes().hex()})
+    # complex in Fortran order: refused (the parts would be transposed).
+    z = array("c16_fortran", (2, 2), (2, 2), ">c16", 0, lambda z: z.__setitem__(slice(None), values_for(z)), order="F")
+    record("c16_fortran", z)
+    zarr.consolidate_metadata(str(path))
+    (path / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+
+
 if __name__ == "__main__":
+    write_v2_data_types("v2-data-types.zarr")
     write_store("v2-big-endian.zarr", big_endian_arrays())
     write_store("v2-packbits.zarr", packbits_arrays())
     write_v3_numcodecs_packbits("v3-numcodecs-packbits.zarr")

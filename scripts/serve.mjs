@@ -31,12 +31,27 @@ export function serve(root, { port = 0, headers = {} } = {}) {
     try {
       if (statSync(file).isDirectory()) file = join(file, "index.html");
       const size = statSync(file).size;
-      res.writeHead(200, {
+      const common = {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-        "content-length": size,
         "cache-control": "no-store",
+        "accept-ranges": "bytes",
         ...headers,
-      });
+      };
+      // Byte ranges, as zarrita's FetchStore asks for sharded arrays' parts:
+      // "bytes=a-b", "bytes=a-" and the suffix "bytes=-n".
+      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+      if (range && (range[1] || range[2])) {
+        const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+        const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+        if (start > end || start >= size) {
+          res.writeHead(416, { "content-range": `bytes */${size}` }).end();
+          return;
+        }
+        res.writeHead(206, { ...common, "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${size}` });
+        createReadStream(file, { start, end }).pipe(res);
+        return;
+      }
+      res.writeHead(200, { ...common, "content-length": size });
       createReadStream(file).pipe(res);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");

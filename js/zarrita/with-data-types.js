@@ -46,9 +46,20 @@ function parse(bytes) {
 
 // The exact fill of a doc whose fill JSON.parse rounded (datetime64
 // counts past 2^53): read again without rounding. `pick` finds the array
-// in the parsed document.
-function exactFill(text, doc, pick = (d) => d) {
+// in the parsed document. Where the text came through zarrita's
+// consolidated metadata (`rounded`), zarrita has parsed and re-serialized
+// it already, rounding such a number: it cannot be trusted, so the array
+// is refused rather than filled with a wrong value.
+function exactFill(text, doc, pick = (d) => d, rounded = false, path = "") {
   if (!hasUnsafeIntegers(pick(doc)?.fill_value)) return pick(doc);
+  if (rounded) {
+    throw new ZarrCodecError(
+      "INVALID_METADATA",
+      `withDataTypes: array ${path || "/"}: fill_value ${pick(doc).fill_value} lies beyond 2^53 and reached withDataTypes ` +
+        "through zarrita's consolidated metadata, which rounds such numbers; compose " +
+        "withConsolidatedMetadata(withDataTypes(store)) instead, so the metadata is read first by withDataTypes",
+    );
+  }
   return { ...pick(doc), fill_value: pick(parseLossless(text)).fill_value };
 }
 
@@ -97,6 +108,9 @@ export function withDataTypesUsing(store, options, ensureReady) {
       `withDataTypes: floats must be "float32" or "bits", got ${describe(floats)}`,
     );
   }
+  // zarrita's consolidated-metadata wrappers (0.5 to 0.7) answer metadata
+  // from their own JSON round trip.
+  const rounded = typeof store.contents === "function";
   // path -> Presented, or { refused } for an array of a consolidated
   // document whose metadata was refused.
   const arrays = new Map();
@@ -139,7 +153,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
         return bytes;
       }
       await ensureReady();
-      const out = await presentArray(path, exactFill(text, doc), presentV3);
+      const out = await presentArray(path, exactFill(text, doc, undefined, rounded, path), presentV3);
       return out ? encoder.encode(JSON.stringify(out)) : bytes;
     }
     const entries = doc?.node_type === "group" && doc.consolidated_metadata?.metadata;
@@ -185,12 +199,13 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const bytes = await inner(key, opts);
     const parsed = bytes && parse(bytes);
     const [path] = splitKey(key);
-    if (!parsed || !V2_DTYPES.test(parsed.doc?.dtype)) {
+    if (!parsed) return bytes; // no v2 array here (zarrita tries both versions)
+    if (!V2_DTYPES.test(parsed.doc?.dtype)) {
       arrays.delete(path);
       return bytes;
     }
     await ensureReady();
-    const out = await presentArray(path, exactFill(parsed.text, parsed.doc), presentV2);
+    const out = await presentArray(path, exactFill(parsed.text, parsed.doc, undefined, rounded, path), presentV2);
     return out ? encoder.encode(JSON.stringify(out)) : bytes;
   }
 
@@ -247,7 +262,9 @@ export function withDataTypesUsing(store, options, ensureReady) {
   // dimension's coordinate (always 0) dropped.
   function locate(key) {
     if (arrays.size === 0) return undefined;
-    for (let end = key.lastIndexOf("/"); end >= 0; end = key.lastIndexOf("/", end - 1)) {
+    // Every "/" from the right: "/a/b/c/0" tries "/a/b/c", "/a/b", "/a", ""
+    // (the root), then stops.
+    for (let end = key.lastIndexOf("/"); end >= 0; end = end > 0 ? key.lastIndexOf("/", end - 1) : -1) {
       const path = key.slice(0, end);
       const p = arrays.get(path);
       if (!p) continue;

@@ -10,40 +10,15 @@ import {
   float6E3m2fnToFloat32,
   ZarrCodecError,
 } from "../../../js/index.js";
+import { FLOAT_FORMATS, floatFormatValue } from "../support/reference.js";
 
 const bitsOf = (f32) => [...new Uint32Array(f32.buffer)];
 
 // The helpers run on the wasm kernels (one source of truth with the codecs).
 beforeAll(() => ready());
 
-// The formats of zarr-extensions, from their pages: [exponent bits,
-// mantissa bits, bias, special codes]. "ieee": exponent all ones is
-// infinity or NaN; "fnuz": 0x80 is NaN, no infinity, no -0; "e8m0":
-// powers of two, 0xFF NaN.
-const FORMATS = {
-  float8_e3m4: [3, 4, 3, "ieee"],
-  float8_e4m3: [4, 3, 7, "ieee"],
-  float8_e5m2: [5, 2, 15, "ieee"],
-  float8_e4m3fnuz: [4, 3, 8, "fnuz"],
-  float8_e4m3b11fnuz: [4, 3, 11, "fnuz"],
-  float8_e5m2fnuz: [5, 2, 16, "fnuz"],
-  float8_e8m0fnu: [8, 0, 127, "e8m0"],
-  float6_e2m3fn: [2, 3, 1, "fn"],
-  float6_e3m2fn: [3, 2, 3, "fn"],
-  float4_e2m1fn: [2, 1, 1, "fn"],
-};
-
-/** A code's value, from the format's definition (NaN where it says NaN). */
-function defined(name, code) {
-  const [E, M, bias, kind] = FORMATS[name];
-  if (kind === "e8m0") return code === 0xff ? NaN : 2 ** (code - 127);
-  if (kind === "fnuz" && code === 0x80) return NaN;
-  const sign = code >> (E + M) ? -1 : 1;
-  const e = (code >> M) & (2 ** E - 1);
-  const m = code & (2 ** M - 1);
-  if (kind === "ieee" && e === 2 ** E - 1) return m ? NaN : sign * Infinity;
-  return sign * (e === 0 ? (m / 2 ** M) * 2 ** (1 - bias) : (1 + m / 2 ** M) * 2 ** (e - bias));
-}
+const FORMATS = Object.fromEntries(Object.entries(FLOAT_FORMATS).filter(([, f]) => f[0] + f[1] < 8 || f[3] === "e8m0"));
+const defined = floatFormatValue;
 
 describe.each(Object.keys(FORMATS))("%s: every code, through the JS API", (name) => {
   const [E, M] = FORMATS[name];

@@ -79,3 +79,50 @@ export function packBitsDecodeReference(layout, packed, components) {
   }
   return out;
 }
+
+// The narrow float formats of zarr-extensions, from their pages: [exponent
+// bits, mantissa bits, bias, special codes]. "ieee": exponent all ones is
+// infinity (mantissa 0) or NaN; "fnuz": 0x80 is NaN, no infinity, no -0;
+// "e8m0": powers of two, 0xFF NaN; "fn": every code a number.
+export const FLOAT_FORMATS = {
+  float16: [5, 10, 15, "ieee"],
+  bfloat16: [8, 7, 127, "ieee"],
+  float8_e3m4: [3, 4, 3, "ieee"],
+  float8_e4m3: [4, 3, 7, "ieee"],
+  float8_e5m2: [5, 2, 15, "ieee"],
+  float8_e4m3fnuz: [4, 3, 8, "fnuz"],
+  float8_e4m3b11fnuz: [4, 3, 11, "fnuz"],
+  float8_e5m2fnuz: [5, 2, 16, "fnuz"],
+  float8_e8m0fnu: [8, 0, 127, "e8m0"],
+  float6_e2m3fn: [2, 3, 1, "fn"],
+  float6_e3m2fn: [3, 2, 3, "fn"],
+  float4_e2m1fn: [2, 1, 1, "fn"],
+};
+
+/** A code's value, from the format's definition (NaN where it says NaN). */
+export function floatFormatValue(name, code) {
+  const [E, M, bias, kind] = FLOAT_FORMATS[name];
+  if (kind === "e8m0") return code === 0xff ? NaN : 2 ** (code - 127);
+  if (kind === "fnuz" && code === 0x80) return NaN;
+  const sign = code >> (E + M) ? -1 : 1;
+  const e = (code >> M) & (2 ** E - 1);
+  const m = code & (2 ** M - 1);
+  if (kind === "ieee" && e === 2 ** E - 1) return m ? NaN : sign * Infinity;
+  return sign * (e === 0 ? (m / 2 ** M) * 2 ** (1 - bias) : (1 + m / 2 ** M) * 2 ** (e - bias));
+}
+
+/** The bits of a format's codes: 1 + E + M (8 for float8_e8m0fnu). */
+export function floatFormatBits(name) {
+  const [E, M, , kind] = FLOAT_FORMATS[name];
+  return kind === "e8m0" ? 8 : 1 + E + M;
+}
+
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), bit by bit.
+export function crc32c(bytes) {
+  let crc = 0xffffffff;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
