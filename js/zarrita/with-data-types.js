@@ -317,7 +317,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (at.p.refused) throw at.p.refused;
     if (fetched.has(key)) return inner(key, opts);
     const bytes = await store.get(at.storedKey, opts);
-    if (bytes === undefined && at.p.fillParts) throw missing(at.p, at.path, key);
+    if (bytes === undefined && at.p.fillParts) throw missing(at.p, at.path, at.storedKey);
     return bytes;
   }
 
