@@ -126,3 +126,55 @@ export function crc32c(bytes) {
   }
   return (crc ^ 0xffffffff) >>> 0;
 }
+
+/**
+ * float32 -> a narrow format's code by the write rules of the README's
+ * table, found by listing every finite value and taking the nearest (ties
+ * to the even code) rather than by bit arithmetic; null where the format
+ * cannot hold the value (float4/float6 NaN and infinities; e8m0 zero and
+ * negatives).
+ */
+export function narrowReference(name, x) {
+  const [E, M, , kind] = FLOAT_FORMATS[name];
+  const bits = floatFormatBits(name);
+  const signBit = kind === "e8m0" ? 0 : 2 ** (bits - 1);
+  x = Math.fround(x);
+  if (Number.isNaN(x)) return kind === "fn" ? null : nanCodeOf(name);
+  if (kind === "e8m0" && (x < 0 || Object.is(x, -0) || x === 0)) return null;
+  if (!Number.isFinite(x)) {
+    if (kind === "fn") return null;
+    if (kind === "ieee") return (x < 0 ? signBit : 0) | ((2 ** E - 1) * 2 ** M);
+    return nanCodeOf(name);
+  }
+  // Finite magnitudes of the format, ascending, with their codes.
+  const mags = [];
+  for (let c = 0; c < (kind === "e8m0" ? 255 : signBit); c++) {
+    const v = floatFormatValue(name, c);
+    if (Number.isFinite(v)) mags.push([v, c]);
+  }
+  const [max, maxCode] = mags[mags.length - 1];
+  const step = kind === "e8m0" ? max : max - mags[mags.length - 2][0];
+  mags.push([max + step, maxCode + 1]); // where rounding overflows
+  const a = Math.abs(x);
+  let best = mags[0];
+  for (const m of mags) {
+    const d = Math.abs(a - m[0]);
+    const bd = Math.abs(a - best[0]);
+    if (d < bd || (d === bd && m[1] % 2 === 0)) best = m;
+  }
+  const sign = x < 0 || Object.is(x, -0) ? signBit : 0;
+  if (best[1] === maxCode + 1) {
+    if (kind === "ieee") return sign | ((2 ** E - 1) * 2 ** M);
+    if (kind === "fn") return sign | maxCode;
+    return nanCodeOf(name);
+  }
+  if (kind === "fnuz" && best[1] === 0) return 0; // no -0
+  return sign | best[1];
+}
+
+const NAN_CODES = {
+  float16: 0x7e00, bfloat16: 0x7fc0, float8_e3m4: 0x78, float8_e4m3: 0x7c, float8_e5m2: 0x7e,
+  float8_e4m3fnuz: 0x80, float8_e4m3b11fnuz: 0x80, float8_e5m2fnuz: 0x80, float8_e8m0fnu: 0xff,
+};
+/** The "NaN" fill code of each format's zarr-extensions page. */
+export const nanCodeOf = (name) => NAN_CODES[name];
