@@ -142,6 +142,8 @@ export function presentV3(path, doc, floats, info) {
   if (separator !== "/" && separator !== ".") {
     throw invalid(where, `the chunk key separator must be "/" or ".", got ${describe(separator)}`);
   }
+  const shape = withTrailing(where, "shape", doc.shape, p.trailing);
+  const presentedChunks = withTrailing(where, "chunk_shape", chunkShape, p.trailing);
   const fill = presentFill(where, p, doc.fill_value);
   const codecs = presentChain(where, doc.codecs, p, rank, p.component);
   if (fill.parts && codecs.some((c) => c.name === "sharding_indexed")) {
@@ -153,11 +155,8 @@ export function presentV3(path, doc, floats, info) {
   const presentedDoc = {
     ...doc,
     data_type: p.presented,
-    shape: withTrailing(where, "shape", doc.shape, p.trailing),
-    chunk_grid: {
-      ...doc.chunk_grid,
-      configuration: { ...doc.chunk_grid.configuration, chunk_shape: withTrailing(where, "chunk_shape", chunkShape, p.trailing) },
-    },
+    shape,
+    chunk_grid: { ...doc.chunk_grid, configuration: { ...doc.chunk_grid.configuration, chunk_shape: presentedChunks } },
     fill_value: fill.value,
     codecs,
   };
