@@ -127,6 +127,12 @@ async function compile(source) {
   );
 }
 
+function otherRelease(what, abi) {
+  return loadFailed(
+    `${what} was built for another release of zarr-codecs-wasm (interface ${abi ?? "unknown"}, this package needs ${ABI_VERSION}); use the zarr-codecs-wasm/wasm file of the installed package`,
+  );
+}
+
 /**
  * An instance of an Emscripten factory on a compiled module. Internal: the
  * benchmark also instantiates the build without SIMD.
@@ -137,23 +143,26 @@ export async function instantiate(factory, wasmModule, what = "the .wasm") {
     module = await new Promise((resolve, reject) => {
       factory({
         instantiateWasm(imports, receive) {
-          WebAssembly.instantiate(wasmModule, imports).then(
-            (wasmInstance) => receive(wasmInstance, wasmModule),
-            reject,
-          );
+          WebAssembly.instantiate(wasmModule, imports).then((wasmInstance) => {
+            // The glue reads the exports it expects without checks; a
+            // module of another release makes it throw here, which would
+            // otherwise leave the factory's promise pending forever.
+            try {
+              receive(wasmInstance, wasmModule);
+            } catch {
+              reject(otherRelease(what, undefined));
+            }
+          }, reject);
           return {};
         },
       }).then(resolve, reject);
     });
   } catch (error) {
-    throw explain(error, what);
+    throw error instanceof ZarrCodecError ? error : explain(error, what);
   }
+  // Export names are minified, so the version is read through the glue.
   const abi = typeof module._zcw_abi_version === "function" ? module._zcw_abi_version() : undefined;
-  if (abi !== ABI_VERSION) {
-    throw loadFailed(
-      `${what} was built for another release of zarr-codecs-wasm (interface ${abi ?? "unknown"}, this package needs ${ABI_VERSION}); use the zarr-codecs-wasm/wasm file of the installed package`,
-    );
-  }
+  if (abi !== ABI_VERSION) throw otherRelease(what, abi);
   // The TypedArrays of one call (bindings/js_io.h): input, output, where a
   // single block's output sits, and a cached view of wasm memory.
   module.zcwIo = [undefined, undefined, 0, undefined];
