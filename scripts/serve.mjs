@@ -13,6 +13,7 @@ const TYPES = {
   ".css": "text/css",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  ".wasm": "application/wasm",
 };
 
 /**

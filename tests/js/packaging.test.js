@@ -3,11 +3,11 @@
 // consumer file, (c) bundled by esbuild into a page Chromium loads.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../scripts/serve.mjs";
 import { launchChromium, openPage, ROOT } from "./support/browser.js";
+import { installPackedPackage } from "./support/consumer.js";
 
 jest.setTimeout(180000);
 
@@ -15,11 +15,7 @@ let project;
 let files;
 
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-consumer-"));
-  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", project], { cwd: ROOT, encoding: "utf8" }));
-  files = packed.files.map((f) => f.path);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(project, packed.filename)], { cwd: project });
+  ({ project, files } = installPackedPackage("consumer"));
   // zarrita is an optional peer: the consumer brings its own (ours, linked).
   for (const dep of ["zarrita", "@zarrita/storage", "numcodecs"]) {
     mkdirSync(join(project, "node_modules", dep, ".."), { recursive: true });

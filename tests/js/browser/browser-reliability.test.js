@@ -12,11 +12,11 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function loadUnder(csp) {
+async function loadUnder(csp, query = "") {
   const { server, url } = await serveRepository({ "content-security-policy": csp });
   try {
     const { page } = await openPage(browser);
-    await page.goto(`${url}/tests/browser/csp.html`);
+    await page.goto(`${url}/tests/browser/csp.html${query}`);
     await page.waitForFunction(() => window.result, null, { timeout: 30000 });
     const result = await page.evaluate(() => window.result);
     await page.close();
@@ -37,8 +37,13 @@ test("loads and decodes under script-src 'self' 'wasm-unsafe-eval' (no 'unsafe-e
   expect(result).toEqual({ values: [0xabc, 0x123], violations: [] });
 });
 
-test("control: without 'wasm-unsafe-eval' the browser refuses to compile it, and ready() says so", async () => {
-  const result = await loadUnder("default-src 'self'; script-src 'self'");
+test("the slim entry and the separate .wasm file load under the same policy", async () => {
+  const result = await loadUnder("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'", "?asset");
+  expect(result).toEqual({ values: [0xabc, 0x123], violations: [] });
+});
+
+test.each([["inlined", ""], ["separate", "?asset"]])("control: without 'wasm-unsafe-eval' the browser refuses to compile the %s wasm, and ready() says so", async (_kind, query) => {
+  const result = await loadUnder("default-src 'self'; script-src 'self'", query);
   expect(result.values).toBeUndefined();
   expect(result.error).toMatch(/^WASM_LOAD_FAILED: zarr-codecs-wasm: the WebAssembly module could not be compiled \(.*\); a Content-Security-Policy must allow script-src 'wasm-unsafe-eval'$/);
   expect(result.violations.join(" ")).toMatch(/script-src/);
