@@ -7,11 +7,16 @@ export interface Chunk<D = ArrayLike<unknown>> {
   stride: number[];
 }
 
-/** What zarrita hands `fromConfig`: the data type and the chunk shape. */
-export interface ChunkMeta {
-  dataType: string;
-  shape: number[];
-}
+/** A data type: its name, or its object form (numpy.datetime64, ...). */
+export type DataTypeName = string | { name: string; configuration?: Record<string, unknown> };
+
+/**
+ * What zarrita hands `fromConfig`: the data type (`dataType` from zarrita
+ * 0.7, `data_type` from 0.5 and 0.6) and the chunk shape.
+ */
+export type ChunkMeta =
+  | { dataType: DataTypeName; data_type?: DataTypeName; shape: number[] }
+  | { data_type: DataTypeName; dataType?: undefined; shape: number[] };
 
 /** The decoded container of every data type (see the README's table). */
 export type DecodedArray =
@@ -44,7 +49,10 @@ export type ErrorCode =
   | "SIZE_OVERFLOW"
   | "LENGTH_MISMATCH"
   | "PADDING_MISMATCH"
+  | "VALUE_OUT_OF_RANGE"
+  | "UNFILLABLE_CHUNK"
   | "OUT_OF_MEMORY"
+  | "DISPOSED"
   | "NOT_READY"
   | "NO_WASM_SIMD"
   | "WASM_LOAD_FAILED";
@@ -73,6 +81,9 @@ export class BytesCodec {
   decodeInto<T extends DecodedArray | BufferBacked>(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike, out: T): T;
   encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Uint8Array;
   computeEncodedSize(decodedByteLength: number): number;
+  /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
 export interface PackBitsConfiguration {
@@ -97,6 +108,9 @@ export class PackBitsCodec {
   decodeInto<T extends DecodedArray | BufferBacked>(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike, out: T): T;
   encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Uint8Array;
   computeEncodedSize(decodedByteLength: number): number;
+  /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
 /**
@@ -116,6 +130,9 @@ export class NumcodecsPackBitsCodec {
   /** Decodes into `out` (a Uint8Array or BoolArray of n bools); returns it. */
   decodeInto<T extends Uint8Array | BufferBacked>(chunk: { data: BufferBacked }, out: T): T;
   encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Chunk<Uint8Array>;
+  /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
 /** float16 bit patterns to exact float32 values (NaN payloads, -0, subnormals kept). */
@@ -129,16 +146,103 @@ export function float6E2m3fnToFloat32(values: Uint8Array): Float32Array;
 /** float6_e3m2fn bit patterns (low 6 bits of each byte) to float32 values. */
 export function float6E3m2fnToFloat32(values: Uint8Array): Float32Array;
 
-/** Resolves once the wasm module is loaded (needed before direct use). */
-export function ready(): Promise<void>;
+/**
+ * Bit patterns of `dataType` (float16, bfloat16, float8_*, float6_*,
+ * float4_e2m1fn, or their complex_ forms, parts interleaved) to exact
+ * float32 values: a Uint16Array for the 16-bit formats, else a Uint8Array
+ * with each pattern in the low bits. Call after ready().
+ */
+export function widenToFloat32(dataType: string, values: Uint8Array | Uint16Array): Float32Array;
+
+/** Where the .wasm comes from: a URL or string, a Response, bytes, or a compiled module (or a promise or function of one). */
+export type WasmSource =
+  | string
+  | URL
+  | Response
+  | ArrayBuffer
+  | ArrayBufferView
+  | WebAssembly.Module
+  | Promise<string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module>
+  | (() => unknown);
+
+/**
+ * Resolves once the wasm module is loaded (needed before using the classes
+ * directly). Without `wasm`, the main entry loads the copy inlined in the
+ * package and zarr-codecs-wasm/slim throws NOT_READY unless a module is
+ * loaded already. The first successful call wins; after a failure
+ * (WASM_LOAD_FAILED) a later call tries again.
+ */
+export function ready(options?: { wasm?: WasmSource }): Promise<void>;
+
+/** The compiled WebAssembly.Module in use, to post to workers (each then calls ready({ wasm: module })). */
+export function compiledWasm(): WebAssembly.Module;
 
 /** True when this JavaScript engine runs WebAssembly SIMD. */
 export function hasWasmSimd(): boolean;
 
 /**
  * Sets "bytes", "endian", "packbits" and "numcodecs.packbits" in a zarrita
- * registry to async loaders of the wasm codecs, keeping the previous `bytes`
- * as the fallback for types the wasm codec does not handle. Returns the
- * registry.
+ * registry (0.5, 0.6 or 0.7) to async loaders of the wasm codecs, keeping
+ * the previous `bytes` as the fallback for what the wasm codec does not
+ * handle (zarrita's string types, configurations zarrita accepts beyond
+ * the spec). Returns the registry.
  */
 export function register<R extends Map<string, () => Promise<unknown>>>(registry: R): R;
+
+export interface WithDataTypesOptions {
+  /** "float32" (default): narrow floats widened to float32; "bits": their bit patterns as uint8/uint16. */
+  floats?: "float32" | "bits";
+}
+
+/**
+ * A store through which zarrita opens every fixed-size data type of the
+ * specs and of zarr-extensions, each presented as a type zarrita knows
+ * (README, "Data types"). Needs register(zarr.registry) on the zarrita
+ * copy that opens it.
+ */
+export function withDataTypes<S extends { get: (...args: any[]) => unknown }>(store: S, options?: WithDataTypesOptions): S;
+
+/**
+ * The data type as an array's metadata names it (a v3 name or object form;
+ * for v2 the dtype string), for an array opened through withDataTypes;
+ * undefined where nothing was presented.
+ */
+export function storedDataType(array: { store?: unknown; path?: string }): DataTypeName | undefined;
+
+/** A status from the wasm core: "OK" or an ErrorCode, with its message. */
+export interface Outcome {
+  code: "OK" | ErrorCode;
+  message: string;
+}
+
+/** The embind classes (bindings/bindings.cpp): errors are returned, not thrown; free each with delete(). */
+export interface NativeCodec {
+  status(): Outcome;
+  decodedBytes(): number;
+  encodedBytes(): number;
+  valueType(): string;
+  dataType(): string;
+  encodedSizeFor(decodedByteLength: number): number;
+  /** Decodes `input` into `output` (exactly decodedBytes() long). */
+  decode(input: ArrayBufferView | ArrayBuffer, output: ArrayBufferView | ArrayBuffer): Outcome;
+  /** Encodes `input` (decodedBytes() long) into `output` (encodedBytes() long). */
+  encode(input: ArrayBufferView | ArrayBuffer, output: ArrayBufferView | ArrayBuffer): Outcome;
+  delete(): void;
+}
+
+export interface NativeDataTypeInfo extends Outcome {
+  name: string;
+  typeClass: string;
+  componentBits: number;
+  componentCount: number;
+  containerBytes: number;
+  floatFormat: string;
+}
+
+/** The low-level API, after ready(): the embind classes themselves. */
+export function nativeCodecs(): {
+  BytesCodec: new (dataType: string, configuration: object | undefined, shape: number[], presentation: "native" | "float32") => NativeCodec;
+  PackBitsCodec: new (dataType: string, configuration: object | undefined, shape: number[], presentation: "native" | "float32") => NativeCodec;
+  NumcodecsPackBitsCodec: new (dataType: string, configuration: object | undefined, shape: number[]) => NativeCodec;
+  dataTypeInfo(name: string): NativeDataTypeInfo;
+};

@@ -29,3 +29,13 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "setup: installing npm dependencies"
   npm install --no-audit --no-fund --loglevel=error
 fi
+
+# The viewer apps the browser tests build (tests/apps/*/package.json): viv's
+# loaders with zarrita 0.5.4, fizarrita's worker pool with zarrita 0.7.5.
+for app in tests/apps/*/; do
+  [ -f "$app/package.json" ] || continue
+  if [ ! -d "$app/node_modules" ] || [ "$app/package-lock.json" -nt "$app/node_modules/.package-lock.json" ]; then
+    echo "setup: installing npm dependencies of $app"
+    (cd "$app" && npm install --no-audit --no-fund --loglevel=error)
+  fi
+done

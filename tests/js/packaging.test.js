@@ -25,13 +25,41 @@ beforeAll(() => {
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-test("the tarball holds the module, the JS, the types, README and LICENSE, nothing else", () => {
+test("the tarball holds the module (glue, .wasm, inlined copy), the JS, the types, README, CHANGELOG and LICENSE, nothing else", () => {
   expect(files.sort()).toEqual([
-    "LICENSE", "README.md", "dist/zarr-codecs-wasm.mjs",
-    "js/bytes.js", "js/chunk.js", "js/data-types.js", "js/errors.js", "js/heap.js",
-    "js/index.d.ts", "js/index.js", "js/module.js", "js/numcodecs-packbits.js",
-    "js/packbits.js", "js/register.js", "js/widen.js", "package.json",
+    "CHANGELOG.md", "LICENSE", "README.md",
+    "dist/zarr-codecs-wasm.inline.mjs", "dist/zarr-codecs-wasm.mjs", "dist/zarr-codecs-wasm.wasm",
+    "js/codecs/bytes.js", "js/codecs/chunk.js", "js/codecs/containers.js", "js/codecs/data-type.js",
+    "js/codecs/native-codec.js", "js/codecs/numcodecs-packbits.js", "js/codecs/packbits.js",
+    "js/errors.js", "js/exports.js", "js/index.d.ts", "js/index.js",
+    "js/integrations/fizarrita-worker.d.ts", "js/integrations/fizarrita-worker.js",
+    "js/slim.js", "js/wasm/inline.js", "js/wasm/load.js", "js/wasm/native.js", "js/widen.js",
+    "js/zarrita/fill-value.js", "js/zarrita/legacy-packbits.js", "js/zarrita/lossless-json.js",
+    "js/zarrita/meta.js", "js/zarrita/present-v2.js", "js/zarrita/present-v3.js",
+    "js/zarrita/presentation.js", "js/zarrita/register.js", "js/zarrita/stored-type-codec.js",
+    "js/zarrita/with-data-types.js", "package.json",
   ]);
+});
+
+test("the exports map: the entries, the .wasm file and package.json resolve from a consumer", () => {
+  const out = execFileSync("node", ["--input-type=module", "-e", `
+    for (const s of ["zarr-codecs-wasm", "zarr-codecs-wasm/slim", "zarr-codecs-wasm/wasm", "zarr-codecs-wasm/fizarrita-worker", "zarr-codecs-wasm/package.json"])
+      console.log(import.meta.resolve(s).replace(/^.*node_modules\\/zarr-codecs-wasm\\//, ""));
+  `], { cwd: project, encoding: "utf8" });
+  expect(out.trim().split("\n")).toEqual([
+    "js/index.js", "js/slim.js", "dist/zarr-codecs-wasm.wasm", "js/integrations/fizarrita-worker.js", "package.json",
+  ]);
+});
+
+test("CommonJS require() works where Node can require ES modules (20.19+, 22.12+)", () => {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  const canRequireEsm = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
+  const run = () => execFileSync("node", ["-e", `
+    const { ready, PackBitsCodec } = require("zarr-codecs-wasm");
+    ready().then(() => console.log(Array.from(PackBitsCodec.fromConfig({}, { dataType: "int4", shape: [2] }).decode(new Uint8Array([0x8f])).data).join(",")));
+  `], { cwd: project, encoding: "utf8", stdio: "pipe" }).trim();
+  if (canRequireEsm) expect(run()).toBe("-1,-8");
+  else expect(run).toThrow(/ERR_REQUIRE_ESM|require\(\) of ES Module/);
 });
 
 test("(a) Node imports the installed package as an ES module and decodes", () => {
@@ -55,12 +83,26 @@ test("(b) TypeScript type-checks a consumer of register, the codecs and the erro
     import * as zarr from "zarrita";
     import {
       register, ready, BytesCodec, PackBitsCodec, NumcodecsPackBitsCodec,
-      ZarrCodecError, float16ToFloat32, type ErrorCode,
+      ZarrCodecError, float16ToFloat32, widenToFloat32, withDataTypes, storedDataType,
+      compiledWasm, nativeCodecs, type ErrorCode,
     } from "zarr-codecs-wasm";
+    import * as slim from "zarr-codecs-wasm/slim";
 
     const registry: typeof zarr.registry = register(zarr.registry);
     async function main(): Promise<number> {
       await ready();
+      await slim.ready({ wasm: new URL("file:///x.wasm") });
+      const module: WebAssembly.Module = compiledWasm();
+      const store = withDataTypes(new Map<string, Uint8Array>() as unknown as zarr.Readable & { get: (key: string) => Promise<Uint8Array | undefined> }, { floats: "bits" });
+      const arr = await zarr.open(store, { kind: "array" });
+      const stored = storedDataType(arr);
+      const float32: Float32Array = widenToFloat32("float8_e4m3", new Uint8Array([0x38]));
+      const native = nativeCodecs().PackBitsCodec;
+      const raw = new native("int4", {}, [2], "native");
+      const outcome = raw.decode(new Uint8Array([0x8f]), new Int8Array(2));
+      raw.delete();
+      const legacy = PackBitsCodec.fromConfig({}, { data_type: "int4", shape: [2] });
+      legacy.dispose();
       const packbits = PackBitsCodec.fromConfig({ last_bit: 11, padding_encoding: "first_byte" }, { dataType: "uint16", shape: [4] });
       const packed: Uint8Array = packbits.encode({ data: new Uint16Array(4) });
       const chunk = packbits.decode(packed);
@@ -78,7 +120,8 @@ test("(b) TypeScript type-checks a consumer of register, the codecs and the erro
           return code.length;
         }
       }
-      return chunk.shape.length + size + into.length + meta.shape[0] + widened[0] + registry.size;
+      return chunk.shape.length + size + into.length + meta.shape[0] + widened[0] + registry.size +
+        float32[0] + outcome.message.length + String(stored).length + (module ? 1 : 0);
     }
     void main();
   `);
