@@ -23,14 +23,24 @@ export function widenToFloat32(dataType, values) {
       `widenToFloat32: expected a Uint8Array or Uint16Array of ${describe(dataType)} bit patterns, got ${describe(values)}`,
     );
   }
+  return codecFor(dataType, values.length).decode(values).data;
+}
+
+// Building a codec (validation, plan, embind instance) costs about ten
+// times a 4 KiB widening, and viewers widen tile after tile of one length:
+// the last codec of each data type is kept (at most one per type, a few
+// hundred bytes each). A refused type or length is never cached.
+const lastCodec = new Map();
+
+function codecFor(dataType, length) {
+  const last = lastCodec.get(dataType);
+  if (last !== undefined && last.length === length) return last.codec;
   const complex = typeof dataType === "string" && dataType.startsWith("complex_");
-  const shape = complex ? [values.length / 2] : [values.length];
+  const shape = complex ? [length / 2] : [length];
   const codec = new BytesCodec({ endian: "little" }, { dataType, shape }, { presentation: "float32" });
-  try {
-    return codec.decode(values).data;
-  } finally {
-    codec.dispose();
-  }
+  last?.codec.dispose();
+  lastCodec.set(dataType, { length, codec });
+  return codec;
 }
 
 function named(name, dataType, ArrayType) {

@@ -137,7 +137,8 @@ export function allocate(codec, ArrayType, byteLength) {
  */
 export function outputBytes(codec, ArrayType, byteLength, out, input, last = {}) {
   let bytes;
-  if (out === last.out && out.byteLength === byteLength) {
+  // last.bytes guards the first call, when last.out is still undefined
+  if (last.bytes !== undefined && out === last.out && out.byteLength === byteLength) {
     bytes = last.bytes;
   } else {
     if (!isContainer(ArrayType, out) || out.byteLength !== byteLength) {

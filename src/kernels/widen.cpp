@@ -62,60 +62,104 @@ void widen_portable(const FloatFormat& f, const uint8_t* codes, uint8_t* out,
 #if defined(ZCW_V128_AVAILABLE)
 using simd::v128;
 
-// Codes in 32-bit lanes to float32 bits. The constants are template
-// parameters so every shift count is a compile-time constant (v128.h).
-template <int Bits, int E, int M, int Bias, FloatKind Kind>
-struct WidenLanes {
-  static constexpr uint32_t kSign = Kind == FloatKind::kE8m0 ? 0 : 1u << (Bits - 1);
-  v128 sign_mask = simd::splat_u32(kSign);
-  v128 magnitude_mask = simd::splat_u32(kSign - 1);
+// float16 codes in 32-bit lanes to float32 bits, by the definition in
+// vector arithmetic. The constants are template parameters so every shift
+// count is a compile-time constant (v128.h).
+template <int E, int M, int Bias>
+struct WidenHalfLanes {
+  static constexpr int kBits = 1 + E + M;
+  v128 sign_mask = simd::splat_u32(1u << (kBits - 1));
+  v128 magnitude_mask = simd::splat_u32((1u << (kBits - 1)) - 1);
   v128 rebias = simd::splat_u32(static_cast<uint32_t>(127 - Bias) << 23);
   v128 smallest_normal = simd::splat_u32(1u << M);
   v128 subnormal_ulp = simd::splat_f32(std::ldexp(1.0f, 1 - Bias - M));
   v128 first_special = simd::splat_u32((((1u << E) - 1) << M) - 1);
   v128 exponent_ones = simd::splat_u32(0x7F800000u);
-  v128 nan = simd::splat_u32(kQuietNan);
-  v128 fnuz_nan = simd::splat_u32(0x80);
-  v128 e8m0_nan = simd::splat_u32(0xFF);
-  v128 e8m0_zero_code_value = simd::splat_u32(0x00400000u);  // 2^-127
 
   v128 operator()(v128 v) const {
-    if constexpr (Kind == FloatKind::kE8m0) {
-      // 2^(code - 127): the code is float32's exponent field, except code
-      // 0 (2^-127, a float32 subnormal) and 0xFF (NaN).
-      v128 r = simd::shl_u32<23>(v);
-      r = simd::select(simd::eq_u32(v, simd::zero()), e8m0_zero_code_value, r);
-      return simd::select(simd::eq_u32(v, e8m0_nan), nan, r);
-    } else {
-      const v128 sign = simd::shl_u32<32 - Bits>(simd::and_(v, sign_mask));
-      const v128 mag = simd::and_(v, magnitude_mask);
-      // Normal: exponent and mantissa move into place, the bias changes.
-      v128 r = simd::add_u32(simd::shl_u32<23 - M>(mag), rebias);
-      // Subnormal (exponent 0): mantissa * 2^(1 - bias - M), exact.
-      const v128 sub = simd::mul_f32(simd::int32_to_float32(mag), subnormal_ulp);
-      r = simd::select(simd::lt_s32(mag, smallest_normal), sub, r);
-      if constexpr (Kind == FloatKind::kIeee) {
-        // Exponent all ones: infinity or NaN, mantissa (payload) kept.
-        const v128 special = simd::or_(simd::shl_u32<23 - M>(mag), exponent_ones);
-        r = simd::select(simd::lt_s32(first_special, mag), special, r);
-      }
-      r = simd::or_(r, sign);
-      if constexpr (Kind == FloatKind::kFnuz) {
-        r = simd::select(simd::eq_u32(v, fnuz_nan), nan, r);
-      }
-      return r;
-    }
+    const v128 sign = simd::shl_u32<32 - kBits>(simd::and_(v, sign_mask));
+    const v128 mag = simd::and_(v, magnitude_mask);
+    // Normal: exponent and mantissa move into place, the bias changes.
+    v128 r = simd::add_u32(simd::shl_u32<23 - M>(mag), rebias);
+    // Subnormal (exponent 0): mantissa * 2^(1 - bias - M), exact.
+    const v128 sub = simd::mul_f32(simd::int32_to_float32(mag), subnormal_ulp);
+    r = simd::select(simd::lt_s32(mag, smallest_normal), sub, r);
+    // Exponent all ones: infinity or NaN, mantissa (payload) kept.
+    const v128 special = simd::or_(simd::shl_u32<23 - M>(mag), exponent_ones);
+    r = simd::select(simd::lt_s32(first_special, mag), special, r);
+    return simd::or_(r, sign);
   }
 };
 
-// A shuffle taking byte k * 4 + j of a vector of codes to lane j,
-// zero-extended.
-inline v128 byte_lane_index(int k) {
-  alignas(16) uint8_t idx[16];
-  for (int i = 0; i < 16; ++i) {
-    idx[i] = i % 4 == 0 ? static_cast<uint8_t>(4 * k + i / 4) : 0x80;
+// Formats of at most 8 bits, 16 codes at a time in byte lanes. Every value
+// of these formats has at most 4 significant bits, so its float32 has 16
+// zero low bits: each code needs only the top half, built as two bytes,
+// hi = sign | F >> 1 and lo = F << 7 | mantissa << (7 - M), from float32's
+// exponent field F = e + 127 - bias. Byte lanes do 4x the work of 32-bit
+// lanes per operation; an 8-bit shift is a 16-bit shift and a mask.
+// Subnormals (e = 0) come from a 16-entry table of the reference's top
+// halves, looked up by a byte shuffle.
+template <int Bits, int E, int M, int Bias, FloatKind Kind>
+size_t widen_simd_bytes(const FloatFormat& f, const uint8_t* codes, uint8_t* out, size_t n) {
+  static_assert(Bits <= 8 && M <= 4);
+  alignas(16) uint8_t sub_hi[16] = {}, sub_lo[16] = {};
+  if constexpr (Kind != FloatKind::kE8m0) {
+    for (uint32_t m = 0; m < (1u << M); ++m) {
+      const uint32_t top = widen_code_reference(f, m) >> 16;
+      sub_hi[m] = static_cast<uint8_t>(top >> 8);
+      sub_lo[m] = static_cast<uint8_t>(top);
+    }
   }
-  return simd::load(idx);
+  const v128 table_hi = simd::load(sub_hi), table_lo = simd::load(sub_lo);
+  const v128 code_mask = simd::splat_u8(static_cast<uint8_t>((1u << Bits) - 1));
+  const v128 exponent_mask = simd::splat_u8(static_cast<uint8_t>((1u << E) - 1));
+  const v128 mantissa_mask = simd::splat_u8(static_cast<uint8_t>((1u << M) - 1));
+  const v128 rebias = simd::splat_u8(static_cast<uint8_t>(127 - Bias));
+  const v128 top_bit = simd::splat_u8(0x80), low7 = simd::splat_u8(0x7F);
+  const v128 nan_hi = simd::splat_u8(0x7F), nan_lo = simd::splat_u8(0xC0);
+  const v128 zero = simd::zero();
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const v128 x = simd::and_(simd::load(codes + i), code_mask);
+    v128 hi, lo;
+    if constexpr (Kind == FloatKind::kE8m0) {
+      // 2^(code - 127): the code is float32's exponent field itself,
+      // except 0 (2^-127, top half 0x0040) and 0xFF (NaN).
+      hi = simd::and_(simd::shr_u16<1>(x), low7);
+      lo = simd::and_(simd::shl_u16<7>(x), top_bit);
+      lo = simd::select(simd::eq_u8(x, zero), simd::splat_u8(0x40), lo);
+      const v128 is_nan = simd::eq_u8(x, simd::splat_u8(0xFF));
+      hi = simd::select(is_nan, nan_hi, hi);
+      lo = simd::select(is_nan, nan_lo, lo);
+    } else {
+      const v128 e = simd::and_(simd::shr_u16<M>(x), exponent_mask);
+      const v128 m = simd::and_(x, mantissa_mask);
+      const v128 sign = simd::and_(simd::shl_u16<8 - Bits>(x), top_bit);
+      v128 field = simd::add_u8(e, rebias);
+      if constexpr (Kind == FloatKind::kIeee) {
+        // Exponent all ones: infinity or NaN, the mantissa (payload) kept.
+        field = simd::select(simd::eq_u8(e, exponent_mask), simd::splat_u8(0xFF), field);
+      }
+      hi = simd::or_(sign, simd::and_(simd::shr_u16<1>(field), low7));
+      lo = simd::or_(simd::and_(simd::shl_u16<7>(field), top_bit), simd::shl_u16<7 - M>(m));
+      const v128 subnormal = simd::eq_u8(e, zero);
+      hi = simd::select(subnormal, simd::or_(sign, simd::shuffle_bytes(table_hi, m)), hi);
+      lo = simd::select(subnormal, simd::shuffle_bytes(table_lo, m), lo);
+      if constexpr (Kind == FloatKind::kFnuz) {
+        const v128 is_nan = simd::eq_u8(x, top_bit);  // 0x80: the NaN; no -0
+        hi = simd::select(is_nan, nan_hi, hi);
+        lo = simd::select(is_nan, nan_lo, lo);
+      }
+    }
+    // Top halves of codes 0..7 and 8..15, then each under 16 zero bits.
+    const v128 tops0 = simd::interleave_lo_u8(lo, hi);
+    const v128 tops1 = simd::interleave_hi_u8(lo, hi);
+    simd::store(out + 4 * i, simd::interleave_lo_u16(zero, tops0));
+    simd::store(out + 4 * i + 16, simd::interleave_hi_u16(zero, tops0));
+    simd::store(out + 4 * i + 32, simd::interleave_lo_u16(zero, tops1));
+    simd::store(out + 4 * i + 48, simd::interleave_hi_u16(zero, tops1));
+  }
+  return i;
 }
 
 // A shuffle taking 16-bit code k * 4 + j to lane j (k = 0, 1).
@@ -127,25 +171,9 @@ inline v128 halfword_lane_index(int k) {
   return simd::load(idx);
 }
 
-template <int Bits, int E, int M, int Bias, FloatKind Kind>
-size_t widen_simd_bytes(const uint8_t* codes, uint8_t* out, size_t n) {
-  const WidenLanes<Bits, E, M, Bias, Kind> lanes;
-  const v128 mask = simd::splat_u8(static_cast<uint8_t>((1u << Bits) - 1));
-  v128 idx[4];
-  for (int k = 0; k < 4; ++k) idx[k] = byte_lane_index(k);
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const v128 x = simd::and_(simd::load(codes + i), mask);
-    for (int k = 0; k < 4; ++k) {
-      simd::store(out + 4 * i + 16 * k, lanes(simd::shuffle_bytes(x, idx[k])));
-    }
-  }
-  return i;
-}
-
 template <int E, int M, int Bias>
 size_t widen_simd_halfwords(const uint8_t* codes, uint8_t* out, size_t n) {
-  const WidenLanes<16, E, M, Bias, FloatKind::kIeee> lanes;
+  const WidenHalfLanes<E, M, Bias> lanes;
   const v128 lo = halfword_lane_index(0);
   const v128 hi = halfword_lane_index(1);
   size_t i = 0;
@@ -181,16 +209,16 @@ size_t widen_simd(const FloatFormat& f, const uint8_t* codes, uint8_t* out,
   switch (f.index()) {
     case 0: return widen_simd_halfwords<5, 10, 15>(codes, out, n);
     case 1: return widen_simd_bfloat16(codes, out, n);
-    case 2: return widen_simd_bytes<8, 3, 4, 3, K::kIeee>(codes, out, n);
-    case 3: return widen_simd_bytes<8, 4, 3, 7, K::kIeee>(codes, out, n);
-    case 4: return widen_simd_bytes<8, 5, 2, 15, K::kIeee>(codes, out, n);
-    case 5: return widen_simd_bytes<8, 4, 3, 8, K::kFnuz>(codes, out, n);
-    case 6: return widen_simd_bytes<8, 4, 3, 11, K::kFnuz>(codes, out, n);
-    case 7: return widen_simd_bytes<8, 5, 2, 16, K::kFnuz>(codes, out, n);
-    case 8: return widen_simd_bytes<8, 8, 0, 127, K::kE8m0>(codes, out, n);
-    case 9: return widen_simd_bytes<6, 2, 3, 1, K::kFn>(codes, out, n);
-    case 10: return widen_simd_bytes<6, 3, 2, 3, K::kFn>(codes, out, n);
-    case 11: return widen_simd_bytes<4, 2, 1, 1, K::kFn>(codes, out, n);
+    case 2: return widen_simd_bytes<8, 3, 4, 3, K::kIeee>(f, codes, out, n);
+    case 3: return widen_simd_bytes<8, 4, 3, 7, K::kIeee>(f, codes, out, n);
+    case 4: return widen_simd_bytes<8, 5, 2, 15, K::kIeee>(f, codes, out, n);
+    case 5: return widen_simd_bytes<8, 4, 3, 8, K::kFnuz>(f, codes, out, n);
+    case 6: return widen_simd_bytes<8, 4, 3, 11, K::kFnuz>(f, codes, out, n);
+    case 7: return widen_simd_bytes<8, 5, 2, 16, K::kFnuz>(f, codes, out, n);
+    case 8: return widen_simd_bytes<8, 8, 0, 127, K::kE8m0>(f, codes, out, n);
+    case 9: return widen_simd_bytes<6, 2, 3, 1, K::kFn>(f, codes, out, n);
+    case 10: return widen_simd_bytes<6, 3, 2, 3, K::kFn>(f, codes, out, n);
+    case 11: return widen_simd_bytes<4, 2, 1, 1, K::kFn>(f, codes, out, n);
   }
   return 0;
 }

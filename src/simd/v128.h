@@ -60,6 +60,16 @@ inline v128 eq_u32(v128 a, v128 b) { return wasm_i32x4_eq(a, b); }
 inline v128 lt_s32(v128 a, v128 b) { return wasm_i32x4_lt(a, b); }
 // mask ? a : b, bit by bit (masks are whole lanes here).
 inline v128 select(v128 mask, v128 a, v128 b) { return wasm_v128_bitselect(a, b, mask); }
+// Bytes (16-bit halves) of the low or high halves of a and b, alternating:
+// a0 b0 a1 b1 ...
+inline v128 interleave_lo_u8(v128 a, v128 b) {
+  return wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+}
+inline v128 interleave_hi_u8(v128 a, v128 b) {
+  return wasm_i8x16_shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+}
+inline v128 interleave_lo_u16(v128 a, v128 b) { return wasm_i16x8_shuffle(a, b, 0, 8, 1, 9, 2, 10, 3, 11); }
+inline v128 interleave_hi_u16(v128 a, v128 b) { return wasm_i16x8_shuffle(a, b, 4, 12, 5, 13, 6, 14, 7, 15); }
 // Lanes as int32 converted to float32, then multiplied as float32.
 inline v128 int32_to_float32(v128 v) { return wasm_f32x4_convert_i32x4(v); }
 inline v128 mul_f32(v128 a, v128 b) { return wasm_f32x4_mul(a, b); }
@@ -95,6 +105,10 @@ inline v128 add_u32(v128 a, v128 b) { return _mm_add_epi32(a, b); }
 inline v128 eq_u32(v128 a, v128 b) { return _mm_cmpeq_epi32(a, b); }
 inline v128 lt_s32(v128 a, v128 b) { return _mm_cmplt_epi32(a, b); }
 inline v128 select(v128 mask, v128 a, v128 b) { return _mm_blendv_epi8(b, a, mask); }
+inline v128 interleave_lo_u8(v128 a, v128 b) { return _mm_unpacklo_epi8(a, b); }
+inline v128 interleave_hi_u8(v128 a, v128 b) { return _mm_unpackhi_epi8(a, b); }
+inline v128 interleave_lo_u16(v128 a, v128 b) { return _mm_unpacklo_epi16(a, b); }
+inline v128 interleave_hi_u16(v128 a, v128 b) { return _mm_unpackhi_epi16(a, b); }
 inline v128 int32_to_float32(v128 v) { return _mm_castps_si128(_mm_cvtepi32_ps(v)); }
 inline v128 mul_f32(v128 a, v128 b) {
   return _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));

@@ -9,9 +9,13 @@ const run = (script, args = []) => execFileSync("node", [script, ...args], { cwd
 
 test("npm run demo's script verifies every value and reports sizes and speed", () => {
   const out = run("examples/demo.mjs");
-  expect(out).toMatch(/image uint16 .* 384 KiB stored vs {2}512 KiB unpacked \(75\.0%\), values verified: all 262144/);
-  expect(out).toMatch(/mask {2}bool .* 32 KiB stored vs {2}256 KiB unpacked \(12\.5%\), values verified: all 262144/);
-  expect(out).toMatch(/decode a 128x128 12-bit image chunk: wasm [\d.]+ us .* plain JS [\d.]+ us: [\d.]+x/);
+  // sizes worked by hand: 512x512 values; 12 of 16 bits, 1 of 8, 4 of 8, 8 of 32
+  expect(out).toMatch(/image +uint16 +packbits \{"last_bit":11\} +384 KiB stored vs {2}512 KiB as uint16 \(75\.0%\), values verified: all 262144/);
+  expect(out).toMatch(/mask +bool +packbits \{\} +32 KiB stored vs {2}256 KiB as bool \(12\.5%\), values verified: all 262144/);
+  expect(out).toMatch(/weights +int4 -> int8 +packbits \{\} +128 KiB stored vs {2}256 KiB as int8 \(50\.0%\), values verified: all 262144/);
+  expect(out).toMatch(/activations float8_e4m3 -> float32 bytes \{\} +256 KiB stored vs 1024 KiB as float32 \(25\.0%\), values verified: all 262144/);
+  expect(out).toMatch(/decode a 128x128 12-bit image chunk: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
+  expect(out).toMatch(/decode a 128x128 float8_e4m3 chunk to float32: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
   expect(out).toContain("npm run viewer");
 });
 
