@@ -8,4 +8,11 @@ cxx=clang++-14
 command -v "$cxx" >/dev/null || cxx=c++
 cmake -S . -B build/native-release -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
 cmake --build build/native-release --target zcw_native_bench -j"$(nproc)" >/dev/null
+# glibc serves allocations above an adaptive threshold (128 KiB to 32 MiB)
+# with fresh mmap()s, whose pages fault in on first write, and returns freed
+# heap tops to the system. Whether a 16 MiB round paid ~4,000 page faults
+# then depended on what earlier rounds left behind, and ratios at 16 MiB
+# moved by up to 3x between runs. Pinning both thresholds makes every
+# contender reuse warm memory, so the ratios measure the work each does.
+export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824
 node --expose-gc bench/run.mjs "$@"
