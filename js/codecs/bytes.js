@@ -2,18 +2,11 @@
 // Little-endian data on a little-endian host decodes to a zero-copy view, as
 // in zarrita; everything else (big-endian swaps, one-byte sub-byte values,
 // widening to float32) runs in wasm.
-import { wasm } from "../wasm/load.js";
-import { bytesOf, chunkBytes, cOrderStrides, outputBytes, viewAs } from "./chunk.js";
-import { metaDataType } from "./data-type.js";
-import { NativeCodec } from "./native-codec.js";
+import { bytesOf, chunkBytes, viewAs } from "./chunk.js";
+import { chunkOf, nativeOf, outputOf, WasmCodec } from "./wasm-codec.js";
 
-export class BytesCodec {
+export class BytesCodec extends WasmCodec {
   kind = "array_to_bytes";
-  #native;
-  #shape;
-  #stride;
-  #wrap;
-  #lastOut = {};
 
   /**
    * @param {{endian?: "big" | "little"} | undefined} configuration
@@ -25,13 +18,8 @@ export class BytesCodec {
    *   (withDataTypes)
    */
   constructor(configuration, meta, adapter = {}) {
-    const dataType = metaDataType("bytes", meta);
-    const module = adapter.module ?? wasm();
-    const instance = new module.BytesCodec(dataType, configuration, meta.shape, adapter.presentation ?? "native");
-    this.#native = new NativeCodec(this, module, instance, "bytes");
-    this.#shape = meta.shape.slice();
-    this.#stride = cOrderStrides(this.#shape);
-    this.#wrap = instance.valueType() === "bool" ? adapter.wrapBool : undefined;
+    const presentation = adapter.presentation ?? "native";
+    super("bytes", (m, dataType) => new m.BytesCodec(dataType, configuration, meta.shape, presentation), meta, adapter);
   }
 
   /**
@@ -44,7 +32,7 @@ export class BytesCodec {
 
   /** The encoded size equals the decoded size. */
   computeEncodedSize(decodedByteLength) {
-    return this.#native.encodedSizeFor(decodedByteLength);
+    return this[nativeOf].encodedSizeFor(decodedByteLength);
   }
 
   /**
@@ -53,14 +41,9 @@ export class BytesCodec {
    */
   decode(input) {
     const bytes = bytesOf("bytes", "decode input", input);
-    const n = this.#native;
-    let data;
-    if (n.decodeIsCopy && bytes.byteLength === n.decodedBytes) {
-      data = viewAs(n.ArrayType, bytes);
-    } else {
-      data = n.decodeArray("bytes", bytes);
-    }
-    return { data: this.#wrap ? this.#wrap(data) : data, shape: this.#shape, stride: this.#stride };
+    const n = this[nativeOf];
+    const zeroCopy = n.decodeIsCopy && bytes.byteLength === n.decodedBytes;
+    return this[chunkOf](zeroCopy ? viewAs(n.ArrayType, bytes) : n.decodeArray("bytes", bytes));
   }
 
   /**
@@ -73,8 +56,8 @@ export class BytesCodec {
    */
   decodeInto(input, out) {
     const bytes = bytesOf("bytes", "decode input", input);
-    const n = this.#native;
-    const dst = outputBytes("bytes", n.ArrayType, n.decodedBytes, out, bytes, this.#lastOut);
+    const n = this[nativeOf];
+    const dst = this[outputOf](out, bytes);
     if (n.decodeIsCopy && bytes.byteLength === n.decodedBytes) dst.set(bytes);
     else n.decodeInto(bytes, dst);
     return out;
@@ -85,20 +68,9 @@ export class BytesCodec {
    * @returns {Uint8Array} fresh bytes; the chunk is never changed
    */
   encode(chunk) {
-    const n = this.#native;
+    const n = this[nativeOf];
     const bytes = chunkBytes("bytes", chunk, n.ArrayType);
     if (n.encodeIsCopy && bytes.byteLength === n.decodedBytes) return bytes.slice();
     return n.encode(bytes);
   }
-
-  /** Frees the wasm side now (it is freed when collected otherwise). */
-  dispose() {
-    this.#native.dispose(this);
-  }
-
-  /** @internal the embind instance (low-level API, benchmark) */
-  get native() {
-    return this.#native.instance;
-  }
 }
-if (typeof Symbol.dispose === "symbol") BytesCodec.prototype[Symbol.dispose] = BytesCodec.prototype.dispose;

@@ -3,18 +3,11 @@
 // bits most significant first, as numpy.packbits writes them). zarrita names
 // Zarr v2 filters `numcodecs.<id>`; zarr-python 3 writes it in v3 metadata,
 // followed by `bytes`.
-import { wasm } from "../wasm/load.js";
-import { bytesOf, chunkBytes, cOrderStrides, outputBytes } from "./chunk.js";
-import { metaDataType } from "./data-type.js";
-import { NativeCodec } from "./native-codec.js";
+import { bytesOf, chunkBytes } from "./chunk.js";
+import { chunkOf, nativeOf, outputOf, WasmCodec } from "./wasm-codec.js";
 
-export class NumcodecsPackBitsCodec {
+export class NumcodecsPackBitsCodec extends WasmCodec {
   kind = "array_to_array";
-  #native;
-  #shape;
-  #stride;
-  #wrap;
-  #lastOut = {};
 
   /**
    * @param {{} | undefined} configuration PackBits has no parameters
@@ -24,13 +17,7 @@ export class NumcodecsPackBitsCodec {
    *   instance (the benchmark's build without SIMD)
    */
   constructor(configuration, meta, adapter = {}) {
-    const dataType = metaDataType("numcodecs.packbits", meta);
-    const module = adapter.module ?? wasm();
-    const instance = new module.NumcodecsPackBitsCodec(dataType, configuration, meta.shape);
-    this.#native = new NativeCodec(this, module, instance, "numcodecs.packbits");
-    this.#shape = meta.shape.slice();
-    this.#stride = cOrderStrides(this.#shape);
-    this.#wrap = adapter.wrapBool;
+    super("numcodecs.packbits", (m, dataType) => new m.NumcodecsPackBitsCodec(dataType, configuration, meta.shape), meta, adapter);
   }
 
   static fromConfig(configuration, meta) {
@@ -39,7 +26,7 @@ export class NumcodecsPackBitsCodec {
 
   /** What the next codec sees: a 1-d uint8 chunk of 1 + ceil(n / 8). */
   getEncodedMeta(meta) {
-    return { ...meta, dataType: "uint8", shape: [this.#native.encodedBytes], fillValue: 0 };
+    return { ...meta, dataType: "uint8", shape: [this[nativeOf].encodedBytes], fillValue: 0 };
   }
 
   /**
@@ -48,8 +35,7 @@ export class NumcodecsPackBitsCodec {
    */
   decode(chunk) {
     const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk?.data);
-    const data = this.#native.decodeArray("numcodecs.packbits", bytes);
-    return { data: this.#wrap ? this.#wrap(data) : data, shape: this.#shape, stride: this.#stride };
+    return this[chunkOf](this[nativeOf].decodeArray("numcodecs.packbits", bytes));
   }
 
   /**
@@ -62,8 +48,7 @@ export class NumcodecsPackBitsCodec {
    */
   decodeInto(chunk, out) {
     const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk?.data);
-    const n = this.#native;
-    n.decodeInto(bytes, outputBytes("numcodecs.packbits", Uint8Array, n.decodedBytes, out, bytes, this.#lastOut));
+    this[nativeOf].decodeInto(bytes, this[outputOf](out, bytes, Uint8Array));
     return out;
   }
 
@@ -72,20 +57,7 @@ export class NumcodecsPackBitsCodec {
    * @returns {{data: Uint8Array, shape: number[], stride: number[]}}
    */
   encode(chunk) {
-    const data = this.#native.encode(chunkBytes("numcodecs.packbits", chunk, Uint8Array));
+    const data = this[nativeOf].encode(chunkBytes("numcodecs.packbits", chunk, Uint8Array));
     return { data, shape: [data.length], stride: [1] };
   }
-
-  /** Frees the wasm side now (it is freed when collected otherwise). */
-  dispose() {
-    this.#native.dispose(this);
-  }
-
-  /** @internal the embind instance (low-level API, benchmark) */
-  get native() {
-    return this.#native.instance;
-  }
-}
-if (typeof Symbol.dispose === "symbol") {
-  NumcodecsPackBitsCodec.prototype[Symbol.dispose] = NumcodecsPackBitsCodec.prototype.dispose;
 }

@@ -1,17 +1,10 @@
 // The `packbits` codec: values of any bit width packed into a continuous
 // bit stream, least significant bit first.
-import { wasm } from "../wasm/load.js";
-import { bytesOf, chunkBytes, cOrderStrides, outputBytes } from "./chunk.js";
-import { metaDataType } from "./data-type.js";
-import { NativeCodec } from "./native-codec.js";
+import { bytesOf, chunkBytes } from "./chunk.js";
+import { chunkOf, nativeOf, outputOf, WasmCodec } from "./wasm-codec.js";
 
-export class PackBitsCodec {
+export class PackBitsCodec extends WasmCodec {
   kind = "array_to_bytes";
-  #native;
-  #shape;
-  #stride;
-  #wrap;
-  #lastOut = {};
 
   /**
    * @param {{padding_encoding?: string | null, first_bit?: number | null,
@@ -24,13 +17,8 @@ export class PackBitsCodec {
    *   (withDataTypes)
    */
   constructor(configuration, meta, adapter = {}) {
-    const dataType = metaDataType("packbits", meta);
-    const module = adapter.module ?? wasm();
-    const instance = new module.PackBitsCodec(dataType, configuration, meta.shape, adapter.presentation ?? "native");
-    this.#native = new NativeCodec(this, module, instance, "packbits");
-    this.#shape = meta.shape.slice();
-    this.#stride = cOrderStrides(this.#shape);
-    this.#wrap = instance.valueType() === "bool" ? adapter.wrapBool : undefined;
+    const presentation = adapter.presentation ?? "native";
+    super("packbits", (m, dataType) => new m.PackBitsCodec(dataType, configuration, meta.shape, presentation), meta, adapter);
   }
 
   static fromConfig(configuration, meta) {
@@ -39,7 +27,7 @@ export class PackBitsCodec {
 
   /** Encoded bytes for a chunk of `decodedByteLength` bytes of this type. */
   computeEncodedSize(decodedByteLength) {
-    return this.#native.encodedSizeFor(decodedByteLength);
+    return this[nativeOf].encodedSizeFor(decodedByteLength);
   }
 
   /**
@@ -47,8 +35,7 @@ export class PackBitsCodec {
    * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
    */
   decode(input) {
-    const data = this.#native.decodeArray("packbits", bytesOf("packbits", "decode input", input));
-    return { data: this.#wrap ? this.#wrap(data) : data, shape: this.#shape, stride: this.#stride };
+    return this[chunkOf](this[nativeOf].decodeArray("packbits", bytesOf("packbits", "decode input", input)));
   }
 
   /**
@@ -61,8 +48,7 @@ export class PackBitsCodec {
    */
   decodeInto(input, out) {
     const bytes = bytesOf("packbits", "decode input", input);
-    const n = this.#native;
-    n.decodeInto(bytes, outputBytes("packbits", n.ArrayType, n.decodedBytes, out, bytes, this.#lastOut));
+    this[nativeOf].decodeInto(bytes, this[outputOf](out, bytes));
     return out;
   }
 
@@ -71,18 +57,7 @@ export class PackBitsCodec {
    * @returns {Uint8Array}
    */
   encode(chunk) {
-    const n = this.#native;
+    const n = this[nativeOf];
     return n.encode(chunkBytes("packbits", chunk, n.ArrayType));
   }
-
-  /** Frees the wasm side now (it is freed when collected otherwise). */
-  dispose() {
-    this.#native.dispose(this);
-  }
-
-  /** @internal the embind instance (low-level API, benchmark) */
-  get native() {
-    return this.#native.instance;
-  }
 }
-if (typeof Symbol.dispose === "symbol") PackBitsCodec.prototype[Symbol.dispose] = PackBitsCodec.prototype.dispose;
