@@ -30,7 +30,7 @@ test("the tarball holds the module (glue, .wasm, inlined copy), the JS, the type
     "CHANGELOG.md", "LICENSE", "README.md",
     "dist/zarr-codecs-wasm.inline.mjs", "dist/zarr-codecs-wasm.mjs", "dist/zarr-codecs-wasm.wasm",
     "js/codecs/bytes.js", "js/codecs/chunk.js", "js/codecs/containers.js", "js/codecs/data-type.js",
-    "js/codecs/native-codec.js", "js/codecs/numcodecs-packbits.js", "js/codecs/packbits.js",
+    "js/codecs/native-codec.js", "js/codecs/numcodecs-packbits.js", "js/codecs/packbits.js", "js/codecs/wasm-codec.js",
     "js/errors.js", "js/exports.js", "js/index.d.ts", "js/index.js",
     "js/integrations/fizarrita-worker.d.ts", "js/integrations/fizarrita-worker.js",
     "js/slim.js", "js/wasm/inline.js", "js/wasm/load.js", "js/wasm/native.js", "js/widen.js",
