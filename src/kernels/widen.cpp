@@ -97,17 +97,18 @@ struct WidenHalfLanes {
 // hi = sign | F >> 1 and lo = F << 7 | mantissa << (7 - M), from float32's
 // exponent field F = e + 127 - bias. Byte lanes do 4x the work of 32-bit
 // lanes per operation; an 8-bit shift is a 16-bit shift and a mask.
-// Subnormals (e = 0) come from a 16-entry table of the reference's top
-// halves, looked up by a byte shuffle.
+// Subnormals (e = 0) come from the top halves of the format's table (the
+// portable path's, built once from the reference), looked up by a byte
+// shuffle.
 template <int Bits, int E, int M, int Bias, FloatKind Kind>
 size_t widen_simd_bytes(const FloatFormat& f, const uint8_t* codes, uint8_t* out, size_t n) {
   static_assert(Bits <= 8 && M <= 4);
   alignas(16) uint8_t sub_hi[16] = {}, sub_lo[16] = {};
   if constexpr (Kind != FloatKind::kE8m0) {
+    const Table& table = table_for(f);
     for (uint32_t m = 0; m < (1u << M); ++m) {
-      const uint32_t top = widen_code_reference(f, m) >> 16;
-      sub_hi[m] = static_cast<uint8_t>(top >> 8);
-      sub_lo[m] = static_cast<uint8_t>(top);
+      sub_hi[m] = static_cast<uint8_t>(table[m] >> 24);
+      sub_lo[m] = static_cast<uint8_t>(table[m] >> 16);
     }
   }
   const v128 table_hi = simd::load(sub_hi), table_lo = simd::load(sub_lo);
