@@ -60,11 +60,10 @@ export function codecChain({ version, doc }) {
  * complex and r* types. A 1-D array is drawn as one row.
  */
 export function sliceOf(presentedShape, storedRank) {
-  const added = presentedShape.length - storedRank; // 0, or 1 for complex and r*
   const selection = presentedShape.map((_, i) => (i >= storedRank ? 0 : i >= storedRank - 2 ? null : 0));
   const dims = presentedShape.slice(Math.max(0, storedRank - 2), storedRank);
   const [height, width] = dims.length === 2 ? dims : [1, dims[0] ?? 1];
-  return { selection, height, width, added };
+  return { selection, height, width };
 }
 
 // The chunk coordinates under the slice, in row-major order.
@@ -87,7 +86,7 @@ const plain = (data) => (ArrayBuffer.isView(data) ? data : new Uint8Array(data.b
  * data (it crosses postMessage): stored and presented types, the codec
  * chain, shapes, the bit range a packbits chunk holds.
  */
-export async function readSlice(storeUrl, arrayPath, { timeChunks = true } = {}) {
+export async function readSlice(storeUrl, arrayPath) {
   const raw = cached(new zarr.FetchStore(storeUrl));
   const path = arrayPath.replace(/^\/+|\/+$/g, "");
   const stored = await storedMetadata(raw, path ? `/${path}` : "");
@@ -100,17 +99,17 @@ export async function readSlice(storeUrl, arrayPath, { timeChunks = true } = {})
   const values = plain(data);
 
   const chunkMs = [];
-  if (timeChunks) {
-    for (const coords of chunksUnder(arr.shape, arr.chunks, selection).slice(0, MAX_TIMED)) {
-      await arr.getChunk(coords);
-      const t0 = performance.now();
-      for (let i = 0; i < REPEAT; i++) await arr.getChunk(coords);
-      chunkMs.push({ coords, ms: (performance.now() - t0) / REPEAT });
-    }
+  for (const coords of chunksUnder(arr.shape, arr.chunks, selection).slice(0, MAX_TIMED)) {
+    await arr.getChunk(coords);
+    const t0 = performance.now();
+    for (let i = 0; i < REPEAT; i++) await arr.getChunk(coords);
+    chunkMs.push({ coords, ms: (performance.now() - t0) / REPEAT });
   }
   const packbits = stored.version === 3 ? findPackBits(stored.doc.codecs) : undefined;
+  const presentedAs = storedDataType(arr); // undefined where zarrita reads the type itself
   const info = {
-    stored: storedDataType(arr) ?? arr.dtype,
+    stored: presentedAs ?? arr.dtype,
+    native: presentedAs === undefined,
     storedName: stored.version === 3 ? stored.doc.data_type : stored.doc.dtype,
     presented: arr.dtype,
     codecs: codecChain(stored),

@@ -52,7 +52,7 @@ function showInfo(info) {
   const rows = [
     ["array", `${arrayPath} in ${storeUrl}`],
     ["stored type", stored],
-    ["presented as", info.presented === info.storedName ? `${info.presented} (zarrita reads it natively)` : info.presented],
+    ["presented as", info.native ? `${info.presented} (zarrita reads it natively)` : info.presented],
     ["codecs", info.codecs],
     ["shape", `${JSON.stringify(info.storedShape)} stored, ${JSON.stringify(info.presentedShape)} presented, chunks ${JSON.stringify(info.chunks)}`],
     ["slice drawn", `[${info.selection}]`],
