@@ -181,14 +181,20 @@ function packbitsCasesAt(size) {
 }
 
 // Widening decodes into Float32Array; size is the float32 output.
+// A codec widening `count` values of `peer`'s format to float32, and the
+// stored codes of `count` values.
+function widenCodec(peer, count, module) {
+  const Codec = peer.codec === "bytes" ? BytesCodec : PackBitsCodec;
+  return new Codec(peer.config, { dataType: peer.dataType, shape: [count] }, { presentation: "float32", module });
+}
+const widenStored = (peer, count) => pseudoRandom(count * peer.codeBytes, count + 3);
+
 function widenCase(label, size) {
   const peer = widenPeers[label];
-  const Codec = peer.codec === "bytes" ? BytesCodec : PackBitsCodec;
   const n = size / 4;
-  const meta = { dataType: peer.dataType, shape: [n] };
-  const ours = new Codec(peer.config, meta, { presentation: "float32" });
-  const slow = nosimd && new Codec(peer.config, meta, { presentation: "float32", module: nosimd });
-  const stored = pseudoRandom(n * peer.codeBytes, n + 3);
+  const ours = widenCodec(peer, n);
+  const slow = nosimd && widenCodec(peer, n, nosimd);
+  const stored = widenStored(peer, n);
   const floorSrc = pseudoRandom(size, 11);
   check(`widen ${label} (tuned)`, ours.decode(stored).data, peer.tuned(stored));
   return { ours, slow, stored, floorSrc };
@@ -268,10 +274,9 @@ function largeBreakdowns() {
   };
   const widenRow = (label) => (size) => {
     const peer = widenPeers[label];
-    const Codec = peer.codec === "bytes" ? BytesCodec : PackBitsCodec;
     const n = size / 4;
-    const stored = pseudoRandom(n * peer.codeBytes, n + 3);
-    const codecFor = (count) => new Codec(peer.config, { dataType: peer.dataType, shape: [count] }, { presentation: "float32" });
+    const stored = widenStored(peer, n);
+    const codecFor = (count) => widenCodec(peer, count);
     return { ArrayType: Float32Array, n, stored, codecFor, blockValues: BLOCK / 4, tuned: () => peer.tuned(stored) };
   };
   const rows = [
