@@ -30,14 +30,14 @@ struct Case {
 };
 
 std::unique_ptr<Codec> bytes(const char* type, const char* endian, uint64_t n,
-                             Presentation p = Presentation::kNative) {
+                             Presentation p = Presentation::kStored) {
   return std::make_unique<BytesCodec>(type, endian ? std::optional<std::string_view>(endian) : std::nullopt,
                                       std::vector<uint64_t>{n}, p);
 }
 
 std::unique_ptr<Codec> packbits(const char* type, std::optional<int64_t> first,
                                 std::optional<int64_t> last, uint64_t n,
-                                Presentation p = Presentation::kNative) {
+                                Presentation p = Presentation::kStored) {
   return std::make_unique<PackBitsCodec>(type, first, last, std::nullopt, std::vector<uint64_t>{n}, p);
 }
 

@@ -185,7 +185,7 @@ function packbitsCasesAt(size) {
 // stored codes of `count` values.
 function widenCodec(peer, count, module) {
   const Codec = peer.codec === "bytes" ? BytesCodec : PackBitsCodec;
-  return new Codec(peer.config, { dataType: peer.dataType, shape: [count] }, { presentation: "float32", module });
+  return new Codec(peer.config, { dataType: peer.dataType, shape: [count] }, { floats: "float32", module });
 }
 const widenStored = (peer, count) => pseudoRandom(count * peer.codeBytes, count + 3);
 
@@ -226,7 +226,7 @@ function kernelCases() {
   }
   for (const [label, peer] of Object.entries(widenPeers)) {
     const Codec = peer.codec === "bytes" ? BytesCodec : PackBitsCodec;
-    cases.push(["widen-decode", label, true, (m) => new Codec(peer.config, { dataType: peer.dataType, shape: [BLOCK / 4] }, { module: m, presentation: "float32" })]);
+    cases.push(["widen-decode", label, true, (m) => new Codec(peer.config, { dataType: peer.dataType, shape: [BLOCK / 4] }, { module: m, floats: "float32" })]);
   }
   for (const [op, label, decoding, make] of cases) {
     const reps = 64;

@@ -1,12 +1,11 @@
-// The JS-visible surface: one embind class per codec over the C++ codec,
-// TypedArrays in and TypedArrays out, errors as status values (nothing here
-// throws into JavaScript, so no C++ frame is ever unwound past its
-// destructors). The package's JS classes own one instance each and throw
-// the package's error from a failed status.
-//
-// The hot path of those JS classes is one plain export per direction
-// (zcw_decode / zcw_encode on the instance's address): no embind
-// conversion per call, and the block streaming runs in C++.
+// The JS-visible surface: one embind class per codec over the C++ core,
+// built from primitives the JS layer has checked (bindings/arguments.h),
+// errors as status values. The package's JS classes own one instance each,
+// call it through plain exports (zcw_decode, ...: no embind conversion per
+// call, the block streaming in C++, the TypedArrays reached through
+// Module.zcwIo, bindings/js_io.h) and throw the package's error from a
+// failed status. Nothing here throws into JavaScript or calls JavaScript
+// that could throw, so a C++ frame is never unwound by a JS exception.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
@@ -15,22 +14,26 @@
 #include <string>
 
 #include "active_impl.h"
+#include "arguments.h"
 #include "codecs/bytes_codec.h"
+#include "codecs/n5_block.h"
 #include "codecs/numcodecs_packbits.h"
 #include "codecs/packbits_codec.h"
-#include "config_from_js.h"
+#include "codecs/record_columns.h"
 #include "js_io.h"
 #include "kernels/widen.h"
+
+#ifndef ZCW_ABI_VERSION
+#error "ZCW_ABI_VERSION comes from js/wasm/abi-version.js (CMakeLists.txt)"
+#endif
 
 namespace zcw::bindings {
 namespace {
 
-// Bumped whenever the JS wrapper and this module change how they talk, so
-// that a .wasm from another release is refused with a clear message.
-constexpr int kAbiVersion = 2;
-
-Scratch g_scratch;  // one per module instance; JS is single-threaded per instance
-int g_live_codecs = 0;
+// One per module instance; JS is single-threaded per instance.
+Scratch g_scratch;
+Workspace g_workspace;
+int g_live = 0;  // instances of the classes below
 
 struct Outcome {
   std::string code = "OK";
@@ -41,17 +44,19 @@ Outcome to_outcome(const Status& s) {
   return Outcome{error_code_name(s.code()), s.message()};
 }
 
-// The element type of the decoded container, as JS names TypedArrays'
-// contents: "int8" .. "uint64", "float16", "float32", "float64", "bool".
-std::string value_type(const Codec& c) {
-  const DataType& t = c.type();
-  if (c.presentation() == Presentation::kFloat32) return "float32";
+// The element type of a decoded container, as js/codecs/containers.js
+// names it: "bool", "int8" .. "uint64", "float16", "float32", "float64",
+// "utf32" (code units of fixed-length strings).
+std::string value_type(const DataType& t, Presentation p) {
+  if (p == Presentation::kFloat32) return "float32";
   const std::string bits = std::to_string(8 * t.container_bytes);
   switch (t.type_class) {
     case TypeClass::kBool: return "bool";
     case TypeClass::kSignedInt: return "int" + bits;
     case TypeClass::kUnsignedInt: return "uint" + bits;
-    case TypeClass::kRaw: return "uint8";
+    case TypeClass::kRaw:
+    case TypeClass::kRecord: return "uint8";
+    case TypeClass::kString: return "utf32";
     case TypeClass::kFloat:
       if (t.container_bytes >= 4) return "float" + bits;
       if (t.format && t.format->name == "float16") return "float16";
@@ -62,51 +67,62 @@ std::string value_type(const Codec& c) {
 
 Presentation presentation_or(const std::string& codec, const std::string& name,
                              Status* status) {
-  Presentation p = Presentation::kNative;
+  Presentation p = Presentation::kStored;
   if (!parse_presentation(name, &p)) {
     *status = Status(ErrorCode::kInvalidConfiguration,
-                     codec + ": presentation must be \"native\" or \"float32\", got \"" +
-                         name.substr(0, 32) + "\"");
+                     codec + ": presentation must be \"stored\", \"float32\" "
+                             "or \"spare-code-point\", got \"" +
+                         utf8_prefix(name, 32) + "\"");
   }
   return p;
 }
 
+// What every class shares: counted while alive, a status of the last call,
+// an address for the plain exports.
+class Counted {
+ public:
+  Counted() { ++g_live; }
+  virtual ~Counted() { --g_live; }
+  Counted(const Counted&) = delete;
+  Counted& operator=(const Counted&) = delete;
+
+  Outcome lastStatus() const { return to_outcome(last_); }
+  double handle() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
+
+ protected:
+  Status last_;
+};
+
 }  // namespace
 
-// What the three classes share: sizes, the status of the configuration,
-// and decode/encode of whole chunks.
-class JsCodec {
+// bytes, packbits and numcodecs.packbits: the streaming codecs.
+class JsCodec : public Counted {
  public:
-  virtual ~JsCodec() { --g_live_codecs; }
-  JsCodec(const JsCodec&) = delete;
-  JsCodec& operator=(const JsCodec&) = delete;
-
-  Outcome status() const { return to_outcome(codec_ ? codec_->status() : refused_); }
+  Outcome status() const { return to_outcome(status_of()); }
   double decodedBytes() const { return ok() ? static_cast<double>(codec_->decoded_bytes()) : 0; }
   double encodedBytes() const { return ok() ? static_cast<double>(codec_->encoded_bytes()) : 0; }
   bool decodeIsCopy() const { return ok() && codec_->decode_is_copy(); }
   bool encodeIsCopy() const { return ok() && codec_->encode_is_copy(); }
   bool singleBlock() const { return ok() && codec_->single_block(); }
-  std::string valueType() const { return ok() ? value_type(*codec_) : ""; }
-  std::string dataType() const { return ok() ? codec_->type().name : ""; }
+  std::string valueType() const { return ok() ? value_type(codec_->type(), codec_->presentation()) : ""; }
+  // Values per element in the decoded container (2 for complex, the code
+  // points (+1 spare) of a string, the bytes of a record).
+  double valuesPerElement() const {
+    if (!ok() || codec_->shape().elements == 0) return 0;
+    const uint64_t bytes_per_value = codec_->value_bytes();
+    return static_cast<double>(codec_->decoded_bytes() / bytes_per_value / codec_->shape().elements);
+  }
 
-  // The encoded size of `decoded` decoded bytes; -1 where that is not a
-  // whole number of elements (lastStatus() says why).
+  // The encoded size of `decoded` decoded bytes (an integer the JS layer
+  // checked); -1 where that is not a whole number of elements
+  // (lastStatus() says why).
   double encodedSizeFor(double decoded) {
     uint64_t out = 0;
-    last_ = !ok() ? status_of() : !(decoded >= 0 && decoded <= 9007199254740991.0)
-                      ? Status(ErrorCode::kInvalidInput, "computeEncodedSize: " + describe_number(decoded) + " is not a byte length")
-                      : codec_->encoded_size_for(static_cast<uint64_t>(decoded), &out);
+    last_ = !ok() ? status_of() : codec_->encoded_size_for(static_cast<uint64_t>(decoded), &out);
     return last_.ok() ? static_cast<double>(out) : -1;
   }
 
-  // TypedArrays (or ArrayBuffers) in and out; the output must hold exactly
-  // the decoded (encoded) size.
-  Outcome decode(const val& input, const val& output) { return through(true, input, output); }
-  Outcome encode(const val& input, const val& output) { return through(false, input, output); }
-  Outcome lastStatus() const { return to_outcome(last_); }
-
-  // The fast path: Module.zcwIo holds Uint8Array views already.
+  // zcw_decode / zcw_encode: input slot 0 to output slot 0.
   int run(bool decoding, double in_length, double out_length) {
     if (!ok()) {
       last_ = status_of();
@@ -121,94 +137,156 @@ class JsCodec {
     return last_.ok() ? 0 : 1;
   }
 
-  // This instance's address, for zcw_decode / zcw_encode.
-  double handle() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
-
-  // The benchmark's "kernel alone": `repetitions` blocks through the
-  // scratch blocks, nothing copied in or out.
-  void benchmarkBlock(bool decoding, int repetitions) {
+  // Diagnostics (docs/reliability.md): the kernel alone, `repetitions`
+  // blocks through the scratch blocks, nothing copied in or out.
+  void runKernel(bool decoding, int repetitions) {
     if (ok()) codec_->run_block(decoding, repetitions, g_scratch, active_impl());
   }
 
  protected:
-  JsCodec() { ++g_live_codecs; }
   bool ok() const { return codec_ && codec_->status().ok(); }
   Status status_of() const { return codec_ ? codec_->status() : refused_; }
 
   std::unique_ptr<Codec> codec_;
-  Status refused_;  // a configuration refused before the codec could be built
-  Status last_;
-
- private:
-  Outcome through(bool decoding, const val& input, const val& output) {
-    if (!ok()) return to_outcome(status_of());
-    const val u8 = val::global("Uint8Array");
-    val io = val::module_property("zcwIo");
-    auto bytes = [&](const val& v) {
-      if (v.instanceof(val::global("ArrayBuffer"))) return u8.new_(v);
-      return u8.new_(v["buffer"], v["byteOffset"], v["byteLength"]);
-    };
-    io.set(0, bytes(input));
-    io.set(1, bytes(output));
-    run(decoding, io[0]["length"].as<double>(), io[1]["length"].as<double>());
-    io.set(0, val::undefined());
-    io.set(1, val::undefined());
-    return to_outcome(last_);
-  }
+  Status refused_;  // arguments refused before the codec could be built
 };
 
 class JsBytesCodec final : public JsCodec {
  public:
-  JsBytesCodec(const std::string& data_type, const val& configuration,
-               const val& shape, const std::string& presentation) {
-    std::optional<std::string> endian;
+  JsBytesCodec(const std::string& data_type, const std::string& endian,
+               const std::string& shape, const std::string& presentation) {
     std::vector<uint64_t> dims;
-    Status& s = refused_;
-    const Presentation p = presentation_or("bytes", presentation, &s);
-    if (s.ok()) s = check_configuration("bytes", configuration, {"endian"}, "(expected \"endian\")");
-    if (s.ok()) s = optional_string("bytes", "endian", member(configuration, "endian"), "\"big\" or \"little\"", &endian);
-    if (s.ok()) s = shape_from_js("bytes", shape, &dims);
-    if (!s.ok()) return;
-    codec_ = std::make_unique<BytesCodec>(
-        data_type, endian ? std::optional<std::string_view>(*endian) : std::nullopt,
-        std::move(dims), p);
+    const Presentation p = presentation_or("bytes", presentation, &refused_);
+    if (refused_.ok()) refused_ = parse_shape("bytes", shape, &dims);
+    if (!refused_.ok()) return;
+    codec_ = std::make_unique<BytesCodec>(data_type, optional_text(endian), std::move(dims), p);
   }
 };
 
 class JsPackBitsCodec final : public JsCodec {
  public:
-  JsPackBitsCodec(const std::string& data_type, const val& configuration,
-                  const val& shape, const std::string& presentation) {
-    std::optional<int64_t> first, last;
-    std::optional<std::string> padding;
+  JsPackBitsCodec(const std::string& data_type, double first_bit, double last_bit,
+                  const std::string& padding, const std::string& shape,
+                  const std::string& presentation) {
     std::vector<uint64_t> dims;
-    Status& s = refused_;
-    const Presentation p = presentation_or("packbits", presentation, &s);
-    if (s.ok()) s = check_configuration("packbits", configuration, {"padding_encoding", "first_bit", "last_bit"}, "(expected padding_encoding, first_bit or last_bit)");
-    if (s.ok()) s = optional_bit_index("first_bit", member(configuration, "first_bit"), &first);
-    if (s.ok()) s = optional_bit_index("last_bit", member(configuration, "last_bit"), &last);
-    if (s.ok()) s = optional_string("packbits", "padding_encoding", member(configuration, "padding_encoding"), "\"none\", \"first_byte\" or \"last_byte\"", &padding);
-    if (s.ok()) s = shape_from_js("packbits", shape, &dims);
-    if (!s.ok()) return;
-    codec_ = std::make_unique<PackBitsCodec>(
-        data_type, first, last,
-        padding ? std::optional<std::string_view>(*padding) : std::nullopt,
-        std::move(dims), p);
+    const Presentation p = presentation_or("packbits", presentation, &refused_);
+    if (refused_.ok()) refused_ = parse_shape("packbits", shape, &dims);
+    if (!refused_.ok()) return;
+    codec_ = std::make_unique<PackBitsCodec>(data_type, optional_integer(first_bit),
+                                             optional_integer(last_bit), optional_text(padding),
+                                             std::move(dims), p);
   }
 };
 
 class JsNumcodecsPackBitsCodec final : public JsCodec {
  public:
-  JsNumcodecsPackBitsCodec(const std::string& data_type, const val& configuration,
-                           const val& shape) {
+  JsNumcodecsPackBitsCodec(const std::string& data_type, const std::string& shape) {
     std::vector<uint64_t> dims;
-    Status& s = refused_;
-    // Zarr v2 metadata may carry numcodecs' own "id".
-    s = check_configuration("numcodecs.packbits", configuration, {"id"}, "(PackBits has none)");
-    if (s.ok()) s = shape_from_js("numcodecs.packbits", shape, &dims);
-    if (!s.ok()) return;
+    refused_ = parse_shape("numcodecs.packbits", shape, &dims);
+    if (!refused_.ok()) return;
     codec_ = std::make_unique<NumcodecsPackBitsCodec>(data_type, std::move(dims));
   }
+};
+
+// n5_default's block layout.
+class JsN5BlockCodec final : public Counted {
+ public:
+  JsN5BlockCodec(const std::string& data_type, const std::string& chunk) {
+    std::vector<uint64_t> dims;
+    refused_ = parse_shape("n5_default", chunk, &dims);
+    if (refused_.ok()) codec_ = std::make_unique<N5BlockCodec>(data_type, std::move(dims));
+  }
+  Outcome status() const { return to_outcome(status_of()); }
+  double chunkBytes() const { return ok() ? static_cast<double>(codec_->chunk_bytes()) : 0; }
+  std::string valueType() const { return ok() ? value_type(codec_->type(), Presentation::kStored) : ""; }
+
+  // zcw_n5_decode: input slot 0 the payload, slot 1 the header's shape (as
+  // little-endian uint32s), slot 2 the fill's bytes; output slot 0.
+  int decode(double in_length, int rank, int fill_length, double out_length) {
+    if (!ok()) return fail(status_of());
+    if (rank < 0 || rank > 65535 || fill_length < 0 || fill_length > 16) {
+      return fail(Status(ErrorCode::kInvalidInput, "n5_default: bad call"));
+    }
+    std::vector<uint32_t> dims32(static_cast<size_t>(rank));
+    std::vector<uint8_t> fill(static_cast<size_t>(fill_length));
+    JsSource(1).read(0, 4 * dims32.size(), reinterpret_cast<uint8_t*>(dims32.data()));
+    JsSource(2).read(0, fill.size(), fill.data());
+    const std::vector<uint64_t> block(dims32.begin(), dims32.end());
+    JsSource in;
+    JsSink out;
+    last_ = codec_->decode(block, fill, in, static_cast<uint64_t>(in_length), out,
+                           static_cast<uint64_t>(out_length), g_workspace, active_impl());
+    return last_.ok() ? 0 : 1;
+  }
+
+  int encode(double in_length, double out_length) {
+    if (!ok()) return fail(status_of());
+    JsSource in;
+    JsSink out;
+    last_ = codec_->encode(in, static_cast<uint64_t>(in_length), out,
+                           static_cast<uint64_t>(out_length), g_workspace, active_impl());
+    return last_.ok() ? 0 : 1;
+  }
+
+ private:
+  bool ok() const { return codec_ && codec_->status().ok(); }
+  Status status_of() const { return codec_ ? codec_->status() : refused_; }
+  int fail(Status s) {
+    last_ = std::move(s);
+    return 1;
+  }
+  std::unique_ptr<N5BlockCodec> codec_;
+  Status refused_;
+};
+
+// structFields' split.
+class JsRecordColumns final : public Counted {
+ public:
+  JsRecordColumns(const std::string& descriptor, bool float32) : columns_(descriptor, float32) {}
+  Outcome status() const { return to_outcome(columns_.status()); }
+  double recordBytes() const { return static_cast<double>(columns_.record_bytes()); }
+  int leaves() const { return columns_.status().ok() ? static_cast<int>(columns_.leaves()) : 0; }
+  // Out of range (a caller's mistake): "" and 0.
+  std::string leafValueType(int leaf) const {
+    return has(leaf) ? value_type(columns_.leaf_type(leaf), columns_.leaf_presentation(leaf)) : "";
+  }
+  double leafValuesPerRecord(int leaf) const {
+    return has(leaf) ? static_cast<double>(columns_.leaf_values_per_record(leaf)) : 0;
+  }
+  double leafBytesPerRecord(int leaf) const {
+    return has(leaf) ? static_cast<double>(columns_.leaf_bytes_per_record(leaf)) : 0;
+  }
+
+  // zcw_split_records: input slot 0 the records, slot 1 the outputs'
+  // lengths (little-endian float64s); output slot k the k-th leaf's column.
+  int split(double in_length, int outputs) {
+    if (outputs < 0 || static_cast<size_t>(outputs) != columns_.leaves()) {
+      last_ = columns_.status().ok() ? Status(ErrorCode::kInvalidInput, "structFields: bad call")
+                                     : columns_.status();
+      return 1;
+    }
+    std::vector<double> lengths(static_cast<size_t>(outputs));
+    JsSource(1).read(0, 8 * lengths.size(), reinterpret_cast<uint8_t*>(lengths.data()));
+    std::vector<JsSink> sinks;
+    std::vector<ByteSink*> outs;
+    std::vector<uint64_t> out_lengths;
+    sinks.reserve(lengths.size());
+    for (size_t k = 0; k < lengths.size(); ++k) {
+      sinks.emplace_back(static_cast<int>(k));
+      outs.push_back(&sinks.back());
+      out_lengths.push_back(static_cast<uint64_t>(lengths[k]));
+    }
+    JsSource in;
+    last_ = columns_.split(in, static_cast<uint64_t>(in_length), outs, out_lengths, g_scratch,
+                           active_impl());
+    return last_.ok() ? 0 : 1;
+  }
+
+ private:
+  bool has(int leaf) const {
+    return columns_.status().ok() && leaf >= 0 && static_cast<size_t>(leaf) < columns_.leaves();
+  }
+  RecordColumns columns_;
 };
 
 struct DataTypeJs {
@@ -229,10 +307,10 @@ struct DataTypeJs {
   uint32_t floatMantissaBits = 0;
 };
 
-DataTypeJs data_type_info(const std::string& name) {
+DataTypeJs data_type_info(const std::string& descriptor) {
   DataTypeJs out;
   DataType type;
-  const Status s = lookup_data_type("zarr-codecs-wasm", name, &type);
+  const Status s = lookup_data_type("zarr-codecs-wasm", descriptor, &type);
   out.code = error_code_name(s.code());
   out.message = s.message();
   if (!s.ok()) return out;
@@ -262,11 +340,22 @@ bool set_implementation(const std::string& name) {
 }
 
 std::string implementation_name() { return impl_name(active_impl()); }
-int live_codecs() { return g_live_codecs; }
+int live_instances() { return g_live; }
 
 }  // namespace zcw::bindings
 
 using zcw::bindings::JsCodec;
+using zcw::bindings::JsN5BlockCodec;
+using zcw::bindings::JsRecordColumns;
+
+namespace zcw::bindings {
+// embind binds a member function to the class that declares it, so the
+// members Counted declares are bound per class through these.
+template <typename T>
+Outcome last_status_of(const T& t) { return t.lastStatus(); }
+template <typename T>
+double handle_of(const T& t) { return t.handle(); }
+}  // namespace zcw::bindings
 
 extern "C" {
 
@@ -278,7 +367,20 @@ EMSCRIPTEN_KEEPALIVE int zcw_encode(JsCodec* codec, double in_length, double out
   return codec->run(false, in_length, out_length);
 }
 
-EMSCRIPTEN_KEEPALIVE int zcw_abi_version() { return zcw::bindings::kAbiVersion; }
+EMSCRIPTEN_KEEPALIVE int zcw_n5_decode(JsN5BlockCodec* codec, double in_length, int rank,
+                                       int fill_length, double out_length) {
+  return codec->decode(in_length, rank, fill_length, out_length);
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_n5_encode(JsN5BlockCodec* codec, double in_length, double out_length) {
+  return codec->encode(in_length, out_length);
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_split_records(JsRecordColumns* columns, double in_length, int outputs) {
+  return columns->split(in_length, outputs);
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_abi_version() { return ZCW_ABI_VERSION; }
 
 }  // extern "C"
 
@@ -312,22 +414,38 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
       .function("encodeIsCopy", &JsCodec::encodeIsCopy)
       .function("singleBlock", &JsCodec::singleBlock)
       .function("valueType", &JsCodec::valueType)
-      .function("dataType", &JsCodec::dataType)
+      .function("valuesPerElement", &JsCodec::valuesPerElement)
       .function("encodedSizeFor", &JsCodec::encodedSizeFor)
-      .function("decode", &JsCodec::decode)
-      .function("encode", &JsCodec::encode)
-      .function("lastStatus", &JsCodec::lastStatus)
-      .function("handle", &JsCodec::handle)
-      .function("benchmarkBlock", &JsCodec::benchmarkBlock);
+      .function("lastStatus", &last_status_of<JsCodec>)
+      .function("handle", &handle_of<JsCodec>)
+      .function("runKernel", &JsCodec::runKernel);
   class_<JsBytesCodec, base<JsCodec>>("BytesCodec")
-      .constructor<const std::string&, const val&, const val&, const std::string&>();
+      .constructor<const std::string&, const std::string&, const std::string&, const std::string&>();
   class_<JsPackBitsCodec, base<JsCodec>>("PackBitsCodec")
-      .constructor<const std::string&, const val&, const val&, const std::string&>();
+      .constructor<const std::string&, double, double, const std::string&, const std::string&,
+                   const std::string&>();
   class_<JsNumcodecsPackBitsCodec, base<JsCodec>>("NumcodecsPackBitsCodec")
-      .constructor<const std::string&, const val&, const val&>();
+      .constructor<const std::string&, const std::string&>();
+  class_<JsN5BlockCodec>("N5BlockCodec")
+      .constructor<const std::string&, const std::string&>()
+      .function("status", &JsN5BlockCodec::status)
+      .function("chunkBytes", &JsN5BlockCodec::chunkBytes)
+      .function("valueType", &JsN5BlockCodec::valueType)
+      .function("lastStatus", &last_status_of<JsN5BlockCodec>)
+      .function("handle", &handle_of<JsN5BlockCodec>);
+  class_<JsRecordColumns>("RecordColumns")
+      .constructor<const std::string&, bool>()
+      .function("status", &JsRecordColumns::status)
+      .function("recordBytes", &JsRecordColumns::recordBytes)
+      .function("leaves", &JsRecordColumns::leaves)
+      .function("leafValueType", &JsRecordColumns::leafValueType)
+      .function("leafValuesPerRecord", &JsRecordColumns::leafValuesPerRecord)
+      .function("leafBytesPerRecord", &JsRecordColumns::leafBytesPerRecord)
+      .function("lastStatus", &last_status_of<JsRecordColumns>)
+      .function("handle", &handle_of<JsRecordColumns>);
 
   function("dataTypeInfo", &data_type_info);
   function("setImplementation", &set_implementation);
   function("implementation", &implementation_name);
-  function("liveCodecs", &live_codecs);
+  function("liveInstances", &live_instances);
 }

@@ -1,3 +1,7 @@
+// The package's one error class, and what every message is built from:
+// short, bounded descriptions of any value (descriptions never throw, even
+// for a Proxy or a revoked one).
+
 /**
  * The one error class the package throws. `code` is stable and machine
  * readable; the message names what was expected and what was found.
@@ -15,6 +19,11 @@ export class ZarrCodecError extends Error {
   }
 }
 
+/** Metadata its spec forbids: `${where}: ${message}`. */
+export function invalidMetadata(where, message) {
+  return new ZarrCodecError("INVALID_METADATA", `${where}: ${message}`);
+}
+
 /** Throws the error a status from the core describes, if any. */
 export function throwIfFailed(outcome) {
   if (outcome.code !== "OK") {
@@ -23,20 +32,47 @@ export function throwIfFailed(outcome) {
   return outcome;
 }
 
+/** "[object Uint8Array]" -> "Uint8Array": realm-independent. */
+export function tagOf(value) {
+  return Object.prototype.toString.call(value).slice(8, -1);
+}
+
+/** An object that is not an array (JSON's objects). */
+export function isPlainObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Whether `object` has `key` of its own (not one of Object.prototype's). */
+export function hasOwn(object, key) {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
 /** "a Uint8Array", "an Int16Array". */
 export function withArticle(name) {
   // "Uint" is said "you-int": a Uint8Array.
   return `${/^[AEIO]/.test(name) ? "an" : "a"} ${name}`;
 }
 
+/** At most `max` code points of `text` (never half a surrogate pair). */
+export function prefix(text, max) {
+  if (text.length <= max) return text;
+  return Array.from(text.slice(0, 2 * max)).slice(0, max).join("");
+}
+
 /** A short, bounded description of any value, for messages. */
 export function describe(value) {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
-  if (typeof value === "bigint") return `${value}n`;
-  if (typeof value !== "object") return String(value);
-  if (Array.isArray(value)) return `an Array of length ${value.length}`;
-  const name = value.constructor?.name;
-  return name && name !== "Object" ? withArticle(name) : "an object";
+  try {
+    if (value === null) return "null";
+    if (value === undefined) return "undefined";
+    if (typeof value === "string") return JSON.stringify(prefix(value, 40));
+    if (typeof value === "bigint") return `${value}n`;
+    if (typeof value === "symbol") return String(value);
+    if (typeof value === "function") return "a function";
+    if (typeof value !== "object") return String(value);
+    if (Array.isArray(value)) return `an Array of length ${value.length}`;
+    const name = Object.getPrototypeOf(value) === null ? undefined : value.constructor?.name;
+    return typeof name === "string" && name && name !== "Object" ? withArticle(name) : "an object";
+  } catch {
+    return "an object";
+  }
 }

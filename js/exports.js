@@ -1,11 +1,13 @@
-// What both entries export besides ready, register and withDataTypes
-// (index.js, slim.js).
+// What both entries export besides ready, register, withDataTypes and
+// withN5 (index.js, slim.js).
 export { BytesCodec } from "./codecs/bytes.js";
 export { NumcodecsPackBitsCodec } from "./codecs/numcodecs-packbits.js";
 export { PackBitsCodec } from "./codecs/packbits.js";
+export { N5DefaultCodec } from "./n5/n5-default-codec.js";
 export { ZarrCodecError } from "./errors.js";
 export { compiledWasm, hasWasmSimd } from "./wasm/load.js";
-export { nativeCodecs } from "./wasm/native.js";
+export { diagnostics } from "./wasm/diagnostics.js";
+export { nativeCodecs } from "./wasm/deprecated-native.js";
 export {
   bfloat16ToFloat32,
   float16ToFloat32,
@@ -14,4 +16,6 @@ export {
   float6E3m2fnToFloat32,
   widenToFloat32,
 } from "./widen.js";
-export { storedDataType } from "./zarrita/with-data-types.js";
+export { storedDataType } from "./data-types/with-data-types.js";
+export { structFields } from "./records/struct-fields.js";
+export { withN5 } from "./n5/with-n5.js";

@@ -5,7 +5,7 @@
 import { readyWith } from "./wasm/load.js";
 import { inlineWasm } from "./wasm/inline.js";
 import { registerUsing } from "./zarrita/register.js";
-import { withDataTypesUsing } from "./zarrita/with-data-types.js";
+import { withDataTypesUsing } from "./data-types/with-data-types.js";
 
 export * from "./exports.js";
 

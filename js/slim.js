@@ -6,7 +6,7 @@
 import { ZarrCodecError } from "./errors.js";
 import { readyWith } from "./wasm/load.js";
 import { registerUsing } from "./zarrita/register.js";
-import { withDataTypesUsing } from "./zarrita/with-data-types.js";
+import { withDataTypesUsing } from "./data-types/with-data-types.js";
 
 export * from "./exports.js";
 

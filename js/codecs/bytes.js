@@ -1,9 +1,16 @@
 // The `bytes` codec (also registered under its legacy name `endian`).
 // Little-endian data on a little-endian host decodes to a zero-copy view, as
-// in zarrita; everything else (big-endian swaps, one-byte sub-byte values,
-// widening to float32) runs in wasm.
+// in zarrita; everything else (big-endian swaps, records field by field,
+// one-byte sub-byte values, widening to float32) runs in wasm.
+import { configurationOf, optionalText } from "./arguments.js";
 import { bytesOf, chunkBytes, viewAs } from "./chunk.js";
-import { chunkOf, nativeOf, outputOf, WasmCodec } from "./wasm-codec.js";
+import { chunkOf, coreOf, outputOf, WasmCodec } from "./wasm-codec.js";
+
+/** The presentation the core decodes into for an adapter (wasm-codec.js). */
+export function presentationOf(adapter) {
+  if (adapter.spareCodePoint) return "spare-code-point";
+  return adapter.floats === "float32" ? "float32" : "stored";
+}
 
 export class BytesCodec extends WasmCodec {
   kind = "array_to_bytes";
@@ -11,15 +18,19 @@ export class BytesCodec extends WasmCodec {
   /**
    * @param {{endian?: "big" | "little"} | undefined} configuration
    * @param {{dataType: string | object, shape: number[]}} meta
-   * @param {{wrapBool?: (bytes: Uint8Array) => unknown, module?: object,
-   *   presentation?: "native" | "float32"}} [adapter]
-   *   internal: zarrita's bool container (register), another module
-   *   instance (the benchmark's build without SIMD), widened floats
-   *   (withDataTypes)
+   * @param {import("./wasm-codec.js").Adapter} [adapter] internal
    */
   constructor(configuration, meta, adapter = {}) {
-    const presentation = adapter.presentation ?? "native";
-    super("bytes", (m, dataType) => new m.BytesCodec(dataType, configuration, meta.shape, presentation), meta, adapter);
+    super(
+      "bytes",
+      (m) => {
+        const config = configurationOf("bytes", configuration, ["endian"], '(expected "endian")');
+        const endian = optionalText("bytes", "endian", config.endian, '"big" or "little"');
+        return (dataType, shape) => new m.BytesCodec(dataType.descriptor, endian, shape, presentationOf(adapter));
+      },
+      meta,
+      adapter,
+    );
   }
 
   /**
@@ -30,20 +41,15 @@ export class BytesCodec extends WasmCodec {
     return new BytesCodec(configuration, meta);
   }
 
-  /** The encoded size equals the decoded size. */
-  computeEncodedSize(decodedByteLength) {
-    return this[nativeOf].encodedSizeFor(decodedByteLength);
-  }
-
   /**
    * @param {Uint8Array} input
    * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
    */
   decode(input) {
     const bytes = bytesOf("bytes", "decode input", input);
-    const n = this[nativeOf];
-    const zeroCopy = n.decodeIsCopy && bytes.byteLength === n.decodedBytes;
-    return this[chunkOf](zeroCopy ? viewAs(n.ArrayType, bytes) : n.decodeArray("bytes", bytes));
+    const core = this[coreOf];
+    const zeroCopy = core.decodeIsCopy && bytes.byteLength === core.decodedBytes;
+    return this[chunkOf](zeroCopy ? viewAs(core.ArrayType, bytes) : core.decodeArray("bytes", bytes));
   }
 
   /**
@@ -56,10 +62,10 @@ export class BytesCodec extends WasmCodec {
    */
   decodeInto(input, out) {
     const bytes = bytesOf("bytes", "decode input", input);
-    const n = this[nativeOf];
+    const core = this[coreOf];
     const dst = this[outputOf](out, bytes);
-    if (n.decodeIsCopy && bytes.byteLength === n.decodedBytes) dst.set(bytes);
-    else n.decodeInto(bytes, dst);
+    if (core.decodeIsCopy && bytes.byteLength === core.decodedBytes) dst.set(bytes);
+    else core.decodeInto(bytes, dst);
     return out;
   }
 
@@ -68,9 +74,9 @@ export class BytesCodec extends WasmCodec {
    * @returns {Uint8Array} fresh bytes; the chunk is never changed
    */
   encode(chunk) {
-    const n = this[nativeOf];
-    const bytes = chunkBytes("bytes", chunk, n.ArrayType);
-    if (n.encodeIsCopy && bytes.byteLength === n.decodedBytes) return bytes.slice();
-    return n.encode(bytes);
+    const core = this[coreOf];
+    const bytes = chunkBytes("bytes", chunk, core.ArrayType);
+    if (core.encodeIsCopy && bytes.byteLength === core.decodedBytes) return bytes.slice();
+    return core.encode("bytes", bytes);
   }
 }

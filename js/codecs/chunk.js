@@ -1,5 +1,5 @@
 // Checking and viewing what users hand to encode and decode.
-import { describe, withArticle, ZarrCodecError } from "../errors.js";
+import { describe, tagOf, withArticle, ZarrCodecError } from "../errors.js";
 
 /** C-order strides of a shape, in elements. */
 export function cOrderStrides(shape) {
@@ -41,6 +41,16 @@ export function bytesOf(codec, what, value) {
   // The common case, cheaply (small chunks pay for every check): a
   // Uint8Array of this realm on a live buffer (a detached one has no bytes).
   if (value instanceof Uint8Array && value.byteLength !== 0) return value;
+  try {
+    return bytesOfAny(codec, what, value);
+  } catch (cause) {
+    if (cause instanceof ZarrCodecError) throw cause;
+    // A Proxy or getter that threw while we looked at it.
+    throw new ZarrCodecError("INVALID_INPUT", `${codec}: reading ${what} failed (${describe(cause?.message ?? cause)})`, { cause });
+  }
+}
+
+function bytesOfAny(codec, what, value) {
   if (isBufferLike(value)) return byteView(codec, what, value, 0, undefined);
   if (
     ArrayBuffer.isView(value) ||
@@ -58,48 +68,70 @@ export function bytesOf(codec, what, value) {
   );
 }
 
-const tagOf = (x) => Object.prototype.toString.call(x).slice(8, -1);
-
 /**
  * Whether `value` holds a data type's decoded values: its own container
- * (`ArrayType`), zarrita's BoolArray where that is Uint8Array (bool), or
+ * (`ArrayType`), zarrita's BoolArray where that is Uint8Array (bool) or its
+ * UnicodeStringArray where it is Uint32Array (fixed-length strings), or
  * Uint16Array bit patterns where the runtime's Float16Array is used. Any
  * other array of the same byte length would be reinterpreted silently.
  */
 function isContainer(ArrayType, value) {
   if (value instanceof ArrayType) return true; // this realm's: cheap
   if (value === null || typeof value !== "object") return false;
+  try {
+    return isForeignContainer(ArrayType, value);
+  } catch {
+    return false; // a Proxy that throws is no container
+  }
+}
+
+function isForeignContainer(ArrayType, value) {
   const tag = tagOf(value);
+  const zarritaClass = tag === "Object" ? value.constructor?.name : undefined;
   return (
     tag === ArrayType.name ||
-    (ArrayType.name === "Uint8Array" && value.constructor?.name === "BoolArray") ||
+    (ArrayType === Uint8Array && zarritaClass === "BoolArray") ||
+    (ArrayType === Uint32Array && zarritaClass === "UnicodeStringArray") ||
     (ArrayType.name === "Float16Array" && tag === "Uint16Array")
   );
 }
 
-const found = (value) =>
-  value !== null && typeof value === "object" && Number.isInteger(value.byteLength)
-    ? `${describe(value)} of ${value.byteLength} bytes`
-    : describe(value);
+function found(value) {
+  try {
+    if (value !== null && typeof value === "object" && Number.isInteger(value.byteLength)) {
+      return `${describe(value)} of ${value.byteLength} bytes`;
+    }
+  } catch {
+    // a Proxy that throws: described without its length
+  }
+  return describe(value);
+}
 
 /**
  * The bytes of a chunk `{ data, shape, stride }` passed to encode, whose
  * data must be `ArrayType` (see isContainer). No copy.
  */
 export function chunkBytes(codec, chunk, ArrayType) {
-  if (chunk === null || typeof chunk !== "object" || !("data" in chunk)) {
+  let data;
+  try {
+    if (chunk === null || typeof chunk !== "object" || !("data" in chunk)) data = chunkBytes;
+    else data = chunk.data;
+  } catch (cause) {
+    throw new ZarrCodecError("INVALID_INPUT", `${codec}: reading chunk.data failed (${describe(cause?.message ?? cause)})`, { cause });
+  }
+  if (data === chunkBytes) {
     throw new ZarrCodecError(
       "INVALID_INPUT",
       `${codec}: encode expects a chunk { data, shape, stride }, got ${describe(chunk)}`,
     );
   }
-  if (!isContainer(ArrayType, chunk.data)) {
+  if (!isContainer(ArrayType, data)) {
     throw new ZarrCodecError(
       "INVALID_INPUT",
-      `${codec}: encode needs chunk.data as ${withArticle(ArrayType.name)}, got ${found(chunk.data)}`,
+      `${codec}: encode needs chunk.data as ${withArticle(ArrayType.name)}, got ${found(data)}`,
     );
   }
-  return bytesOf(codec, "chunk.data", chunk.data);
+  return bytesOf(codec, "chunk.data", data);
 }
 
 /**

@@ -1,19 +1,21 @@
-// Which JS array holds each decoded data type (the README's table), by the
+// Which JS array holds each decoded data type (docs/data-types.md), by the
 // element type the core reports for a codec (bindings: valueType()).
 
-const ARRAYS = {
-  bool: Uint8Array,
-  int8: Int8Array,
-  uint8: Uint8Array,
-  int16: Int16Array,
-  uint16: Uint16Array,
-  int32: Int32Array,
-  uint32: Uint32Array,
-  int64: BigInt64Array,
-  uint64: BigUint64Array,
-  float32: Float32Array,
-  float64: Float64Array,
-};
+const ARRAYS = new Map([
+  ["bool", Uint8Array],
+  ["int8", Int8Array],
+  ["uint8", Uint8Array],
+  ["int16", Int16Array],
+  ["uint16", Uint16Array],
+  ["int32", Int32Array],
+  ["uint32", Uint32Array],
+  ["int64", BigInt64Array],
+  ["uint64", BigUint64Array],
+  ["float32", Float32Array],
+  ["float64", Float64Array],
+  // fixed_length_utf32's code units (zarrita's UnicodeStringArray wraps them).
+  ["utf32", Uint32Array],
+]);
 
 /**
  * The TypedArray constructor for decoded values of `valueType`: float16
@@ -22,5 +24,5 @@ const ARRAYS = {
  */
 export function containerFor(valueType) {
   if (valueType === "float16") return globalThis.Float16Array ?? Uint16Array;
-  return ARRAYS[valueType];
+  return ARRAYS.get(valueType);
 }

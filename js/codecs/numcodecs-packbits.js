@@ -3,8 +3,9 @@
 // bits most significant first, as numpy.packbits writes them). zarrita names
 // Zarr v2 filters `numcodecs.<id>`; zarr-python 3 writes it in v3 metadata,
 // followed by `bytes`.
+import { configurationOf } from "./arguments.js";
 import { bytesOf, chunkBytes } from "./chunk.js";
-import { chunkOf, nativeOf, outputOf, WasmCodec } from "./wasm-codec.js";
+import { chunkOf, coreOf, outputOf, WasmCodec } from "./wasm-codec.js";
 
 export class NumcodecsPackBitsCodec extends WasmCodec {
   kind = "array_to_array";
@@ -12,12 +13,19 @@ export class NumcodecsPackBitsCodec extends WasmCodec {
   /**
    * @param {{} | undefined} configuration PackBits has no parameters
    * @param {{dataType: string | object, shape: number[]}} meta
-   * @param {{wrapBool?: (bytes: Uint8Array) => unknown, module?: object}} [adapter]
-   *   internal: zarrita's bool container (register), another module
-   *   instance (the benchmark's build without SIMD)
+   * @param {import("./wasm-codec.js").Adapter} [adapter] internal
    */
   constructor(configuration, meta, adapter = {}) {
-    super("numcodecs.packbits", (m, dataType) => new m.NumcodecsPackBitsCodec(dataType, configuration, meta.shape), meta, adapter);
+    super(
+      "numcodecs.packbits",
+      (m) => {
+        // Zarr v2 metadata may carry numcodecs' own "id".
+        configurationOf("numcodecs.packbits", configuration, ["id"], "(PackBits has none)");
+        return (dataType, shape) => new m.NumcodecsPackBitsCodec(dataType.descriptor, shape);
+      },
+      meta,
+      adapter,
+    );
   }
 
   static fromConfig(configuration, meta) {
@@ -26,7 +34,7 @@ export class NumcodecsPackBitsCodec extends WasmCodec {
 
   /** What the next codec sees: a 1-d uint8 chunk of 1 + ceil(n / 8). */
   getEncodedMeta(meta) {
-    return { ...meta, dataType: "uint8", shape: [this[nativeOf].encodedBytes], fillValue: 0 };
+    return { ...meta, dataType: "uint8", shape: [this[coreOf].encodedBytes], fillValue: 0 };
   }
 
   /**
@@ -35,7 +43,7 @@ export class NumcodecsPackBitsCodec extends WasmCodec {
    */
   decode(chunk) {
     const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk?.data);
-    return this[chunkOf](this[nativeOf].decodeArray("numcodecs.packbits", bytes));
+    return this[chunkOf](this[coreOf].decodeArray("numcodecs.packbits", bytes));
   }
 
   /**
@@ -48,7 +56,7 @@ export class NumcodecsPackBitsCodec extends WasmCodec {
    */
   decodeInto(chunk, out) {
     const bytes = bytesOf("numcodecs.packbits", "chunk.data", chunk?.data);
-    this[nativeOf].decodeInto(bytes, this[outputOf](out, bytes, Uint8Array));
+    this[coreOf].decodeInto(bytes, this[outputOf](out, bytes, Uint8Array));
     return out;
   }
 
@@ -57,7 +65,7 @@ export class NumcodecsPackBitsCodec extends WasmCodec {
    * @returns {{data: Uint8Array, shape: number[], stride: number[]}}
    */
   encode(chunk) {
-    const data = this[nativeOf].encode(chunkBytes("numcodecs.packbits", chunk, Uint8Array));
+    const data = this[coreOf].encode("numcodecs.packbits", chunkBytes("numcodecs.packbits", chunk, Uint8Array));
     return { data, shape: [data.length], stride: [1] };
   }
 }

@@ -1,7 +1,9 @@
 // The `packbits` codec: values of any bit width packed into a continuous
 // bit stream, least significant bit first.
+import { configurationOf, optionalBitIndex, optionalText } from "./arguments.js";
+import { presentationOf } from "./bytes.js";
 import { bytesOf, chunkBytes } from "./chunk.js";
-import { chunkOf, nativeOf, outputOf, WasmCodec } from "./wasm-codec.js";
+import { chunkOf, coreOf, outputOf, WasmCodec } from "./wasm-codec.js";
 
 export class PackBitsCodec extends WasmCodec {
   kind = "array_to_bytes";
@@ -10,24 +12,31 @@ export class PackBitsCodec extends WasmCodec {
    * @param {{padding_encoding?: string | null, first_bit?: number | null,
    *   last_bit?: number | null} | undefined} configuration
    * @param {{dataType: string | object, shape: number[]}} meta
-   * @param {{wrapBool?: (bytes: Uint8Array) => unknown, module?: object,
-   *   presentation?: "native" | "float32"}} [adapter]
-   *   internal: zarrita's bool container (register), another module
-   *   instance (the benchmark's build without SIMD), widened floats
-   *   (withDataTypes)
+   * @param {import("./wasm-codec.js").Adapter} [adapter] internal
    */
   constructor(configuration, meta, adapter = {}) {
-    const presentation = adapter.presentation ?? "native";
-    super("packbits", (m, dataType) => new m.PackBitsCodec(dataType, configuration, meta.shape, presentation), meta, adapter);
+    super(
+      "packbits",
+      (m) => {
+        const config = configurationOf(
+          "packbits",
+          configuration,
+          ["padding_encoding", "first_bit", "last_bit"],
+          "(expected padding_encoding, first_bit or last_bit)",
+        );
+        const first = optionalBitIndex("first_bit", config.first_bit);
+        const last = optionalBitIndex("last_bit", config.last_bit);
+        const padding = optionalText("packbits", "padding_encoding", config.padding_encoding, '"none", "first_byte" or "last_byte"');
+        return (dataType, shape) =>
+          new m.PackBitsCodec(dataType.descriptor, first, last, padding, shape, presentationOf(adapter));
+      },
+      meta,
+      adapter,
+    );
   }
 
   static fromConfig(configuration, meta) {
     return new PackBitsCodec(configuration, meta);
-  }
-
-  /** Encoded bytes for a chunk of `decodedByteLength` bytes of this type. */
-  computeEncodedSize(decodedByteLength) {
-    return this[nativeOf].encodedSizeFor(decodedByteLength);
   }
 
   /**
@@ -35,7 +44,7 @@ export class PackBitsCodec extends WasmCodec {
    * @returns {{data: ArrayLike<unknown>, shape: number[], stride: number[]}}
    */
   decode(input) {
-    return this[chunkOf](this[nativeOf].decodeArray("packbits", bytesOf("packbits", "decode input", input)));
+    return this[chunkOf](this[coreOf].decodeArray("packbits", bytesOf("packbits", "decode input", input)));
   }
 
   /**
@@ -48,7 +57,7 @@ export class PackBitsCodec extends WasmCodec {
    */
   decodeInto(input, out) {
     const bytes = bytesOf("packbits", "decode input", input);
-    this[nativeOf].decodeInto(bytes, this[outputOf](out, bytes));
+    this[coreOf].decodeInto(bytes, this[outputOf](out, bytes));
     return out;
   }
 
@@ -57,7 +66,7 @@ export class PackBitsCodec extends WasmCodec {
    * @returns {Uint8Array}
    */
   encode(chunk) {
-    const n = this[nativeOf];
-    return n.encode(chunkBytes("packbits", chunk, n.ArrayType));
+    const core = this[coreOf];
+    return core.encode("packbits", chunkBytes("packbits", chunk, core.ArrayType));
   }
 }

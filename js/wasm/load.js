@@ -7,11 +7,9 @@
 // compiled module, so it needs no URL of its own and bundles carry no
 // path of the machine that built them.
 import createZarrCodecsModule from "../../dist/zarr-codecs-wasm.mjs";
-import { describe, ZarrCodecError } from "../errors.js";
-
-// Must equal kAbiVersion in bindings/bindings.cpp: a .wasm of another
-// release is refused with a message, never half-used.
-const ABI_VERSION = 2;
+import { describe, tagOf, ZarrCodecError } from "../errors.js";
+import { ABI_VERSION } from "./abi-version.js";
+import { attachIo } from "./io.js";
 
 // (module (func (result v128) i32.const 0 i8x16.splat)): validates only where
 // the engine has wasm SIMD.
@@ -20,7 +18,7 @@ const SIMD_PROBE = new Uint8Array([
   0, 65, 0, 253, 15, 11,
 ]);
 
-let loading;
+let loading; // { source, promise } of the load under way
 let instance;
 let compiled;
 
@@ -28,8 +26,6 @@ let compiled;
 export function hasWasmSimd() {
   return typeof WebAssembly === "object" && WebAssembly.validate(SIMD_PROBE);
 }
-
-const tag = (x) => Object.prototype.toString.call(x).slice(8, -1);
 
 function loadFailed(message, cause) {
   return new ZarrCodecError("WASM_LOAD_FAILED", `zarr-codecs-wasm: ${message}`, { cause });
@@ -45,7 +41,7 @@ function explain(error, what) {
       error,
     );
   }
-  if (tag(error) === "CompileError" || error?.name === "CompileError") {
+  if (tagOf(error) === "CompileError" || error?.name === "CompileError") {
     return loadFailed(`${what} is not a WebAssembly module (${text})`, error);
   }
   if (error?.name === "LinkError") {
@@ -115,7 +111,7 @@ async function compileBytes(bytes, what) {
 async function compile(source) {
   if (typeof source === "function") return compile(await source());
   if (source && typeof source.then === "function") return compile(await source);
-  const kind = tag(source);
+  const kind = tagOf(source);
   if (kind === "WebAssembly.Module" || source instanceof WebAssembly.Module) return source;
   if (kind === "Response") return fromResponse(source, source.url || "the Response");
   if (kind === "URL" || typeof source === "string") return fromUrl(source);
@@ -163,9 +159,7 @@ export async function instantiate(factory, wasmModule, what = "the .wasm") {
   // Export names are minified, so the version is read through the glue.
   const abi = typeof module._zcw_abi_version === "function" ? module._zcw_abi_version() : undefined;
   if (abi !== ABI_VERSION) throw otherRelease(what, abi);
-  // The TypedArrays of one call (bindings/js_io.h): input, output, where a
-  // single block's output sits, and a cached view of wasm memory.
-  module.zcwIo = [undefined, undefined, 0, undefined];
+  attachIo(module);
   return module;
 }
 
@@ -186,22 +180,34 @@ async function load(source) {
 
 /**
  * Loads the module from `options.wasm`, once: the first successful call
- * wins and later calls resolve to it; after a failure a later call tries
- * again. `noSource` is what to throw when nothing is loaded and no source
- * was given (an entry without an inlined copy).
+ * wins and later calls resolve to it. A call made while another load is
+ * under way waits for it; if that load fails, the call fails with it where
+ * it asked for the same source, and tries its own source otherwise. After
+ * a failure a later call tries again. `noSource` is what to throw when
+ * nothing is loaded and no source was given (an entry without an inlined
+ * copy).
  * @param {{wasm?: unknown} | undefined} options
  * @param {() => never} [noSource]
  */
 export async function readyWith(options, noSource) {
-  if (instance) return;
-  if (!loading) {
-    if (options?.wasm === undefined && noSource) noSource();
-    loading = load(options?.wasm).catch((error) => {
-      loading = undefined;
-      throw error;
-    });
+  const source = options?.wasm;
+  for (;;) {
+    if (instance) return;
+    const current = loading;
+    if (!current) break;
+    try {
+      await current.promise;
+    } catch (error) {
+      if (source === undefined || source === current.source) throw error;
+    }
   }
-  await loading;
+  if (source === undefined) noSource?.();
+  const attempt = { source, promise: undefined };
+  attempt.promise = load(source).finally(() => {
+    if (loading === attempt) loading = undefined;
+  });
+  loading = attempt;
+  await attempt.promise;
 }
 
 /** The loaded module; throws a clear error before ready() has resolved. */

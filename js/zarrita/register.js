@@ -3,50 +3,39 @@
 // that the user's own zarrita copy is the one extended. Works with zarrita
 // 0.5, 0.6 and 0.7 (zarrita/meta.js).
 import { BytesCodec } from "../codecs/bytes.js";
-import { dataTypeName } from "../codecs/data-type.js";
 import { NumcodecsPackBitsCodec } from "../codecs/numcodecs-packbits.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
+import { N5DefaultCodec } from "../n5/n5-default-codec.js";
+import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
 import { describe, ZarrCodecError } from "../errors.js";
-import { wasm } from "../wasm/load.js";
+import { parseDataType } from "../types/data-type.js";
+import { zarritaContainers } from "./containers.js";
+import { markRegistered } from "./registration.js";
 import { AmbiguousBoolPackBits } from "./legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./meta.js";
-import { STORED_CODEC, storedTypeCodec } from "./stored-type-codec.js";
 
 // Marks our bytes loader with the loader it replaced, so registering twice
 // still falls back to zarrita's codec rather than to ourselves.
 const REPLACED = Symbol("zarr-codecs-wasm replaced loader");
+const V2_UNICODE = /^v2:U([1-9][0-9]{0,6})$/;
 
 /**
- * zarrita decodes bool chunks into its BoolArray. We take that class from the
- * registry's own `bytes` codec (so it is the caller's zarrita copy), by
- * decoding one byte with it; without one, bool stays a Uint8Array.
+ * The data type our bytes codec reads for `meta`, or undefined where it
+ * is zarrita's own (v2:S, v2:object, string) or not one at all: zarrita's
+ * v2 fixed-width strings (v2:U6) are fixed_length_utf32.
  */
-function boolWrapperFrom(Fallback) {
+function wasmType(meta) {
+  const spec = meta?.dataType ?? meta?.data_type;
+  const unicode = typeof spec === "string" ? V2_UNICODE.exec(spec) : null;
+  if (unicode) return { name: "fixed_length_utf32", configuration: { length_bytes: 4 * Number(unicode[1]) } };
+  if (typeof spec === "string" && /^(v2:|string$)/.test(spec)) return undefined;
   try {
-    const probe = Fallback?.fromConfig(
-      { endian: "little" },
-      { dataType: "bool", data_type: "bool", shape: [1] },
-    ).decode(new Uint8Array(1)).data;
-    const BoolArray = probe?.constructor;
-    if (typeof probe?.get === "function" && BoolArray !== Uint8Array) {
-      return (bytes) => new BoolArray(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
-  } catch {
-    // Not zarrita's BytesCodec: keep Uint8Array.
+    parseDataType("bytes", spec);
+  } catch (error) {
+    // Unknown to the core: zarrita's, or a malformed type ours explains.
+    if (error?.code === "UNKNOWN_DATA_TYPE" || error?.code === "UNSUPPORTED_DATA_TYPE") return undefined;
   }
-  return undefined;
-}
-
-// The wasm bytes codec handles every fixed-size type of the specs; zarrita's
-// string types stay with zarrita.
-function wasmHandles(meta) {
-  let name;
-  try {
-    name = dataTypeName("bytes", meta?.dataType ?? meta?.data_type);
-  } catch {
-    return true; // a malformed data type: our codec says precisely why
-  }
-  return wasm().dataTypeInfo(name).code === "OK";
+  return spec;
 }
 
 /**
@@ -56,14 +45,14 @@ function wasmHandles(meta) {
  * codec refuses (and data types it does not handle) goes to the codec
  * `register` replaced; the class used directly stays strict.
  */
-function zarritaBytes({ Fallback, wrapBool }) {
-  const adapter = { wrapBool };
+function zarritaBytes({ Fallback, containers }) {
   return {
     fromConfig(configuration, meta) {
       const chunkMeta = metaForArrayToBytes(meta);
-      if (Fallback && !wasmHandles(chunkMeta)) return Fallback.fromConfig(configuration, meta);
+      const type = wasmType(chunkMeta);
+      if (Fallback && type === undefined) return Fallback.fromConfig(configuration, meta);
       try {
-        return new BytesCodec(configuration, chunkMeta, adapter);
+        return new BytesCodec(configuration, { ...chunkMeta, dataType: type ?? chunkMeta?.dataType, data_type: undefined }, containers);
       } catch (error) {
         if (Fallback && error?.code === "INVALID_CONFIGURATION") {
           try {
@@ -78,41 +67,54 @@ function zarritaBytes({ Fallback, wrapBool }) {
   };
 }
 
-function zarritaPackBits({ wrapBool }) {
-  const adapter = { wrapBool };
+function zarritaPackBits({ containers }) {
   return {
     fromConfig(configuration, meta) {
       if (couldBeV2PackBitsFilter(configuration, meta)) {
-        return new AmbiguousBoolPackBits(meta, adapter);
+        return new AmbiguousBoolPackBits(meta, containers);
       }
-      return new PackBitsCodec(configuration, metaForArrayToBytes(meta), adapter);
+      return new PackBitsCodec(configuration, metaForArrayToBytes(meta), containers);
     },
   };
 }
 
-function zarritaNumcodecsPackBits({ wrapBool }) {
-  const adapter = { wrapBool };
+function zarritaNumcodecsPackBits({ containers }) {
   return {
     fromConfig(configuration, meta) {
-      return new NumcodecsPackBitsCodec(configuration, meta, adapter);
+      return new NumcodecsPackBitsCodec(configuration, meta, containers);
     },
   };
 }
 
-/** A loader that resolves once, on first use. */
+function zarritaN5Default({ containers }, registry) {
+  return {
+    fromConfig(configuration, meta) {
+      return new N5DefaultCodec(configuration, meta, { ...containers, registry });
+    },
+  };
+}
+
+/**
+ * A loader that resolves once, on first use; a failed load (the wasm not
+ * loaded yet with the slim entry, a transient WASM_LOAD_FAILED) is not
+ * kept, so a later read tries again.
+ */
 function once(load) {
   let loading;
   return () => {
-    loading ??= load();
+    loading ??= load().catch((error) => {
+      loading = undefined;
+      throw error;
+    });
     return loading;
   };
 }
 
 /**
- * Sets "bytes", "endian", "packbits", "numcodecs.packbits" and the codec
- * withDataTypes presents stored types through in a zarrita codec registry
- * to loaders of the wasm codecs. The module loads on first use, through
- * `ensureReady` (the entry's ready()). Returns the registry.
+ * Sets "bytes", "endian", "packbits", "numcodecs.packbits", "n5_default"
+ * and the codec withDataTypes presents stored types through in a zarrita
+ * codec registry to loaders of the wasm codecs. The module loads on first
+ * use, through `ensureReady` (the entry's ready()). Returns the registry.
  * @template {Map<string, () => unknown>} R
  * @param {R} registry
  * @param {() => Promise<void>} ensureReady
@@ -130,18 +132,20 @@ export function registerUsing(registry, ensureReady) {
   const context = once(async () => {
     await ensureReady();
     const Fallback = replaced ? await replaced() : undefined;
-    return { Fallback, wrapBool: boolWrapperFrom(Fallback) };
+    return { Fallback, containers: zarritaContainers(Fallback) };
   });
-  const loader = (make) => once(async () => make(await context()));
+  const loader = (make) => once(async () => make(await context(), registry));
   const bytes = loader(zarritaBytes);
   bytes[REPLACED] = replaced;
-  const stored = loader(({ wrapBool }) => storedTypeCodec({ wrapBool }));
+  const stored = loader(({ containers }) => storedCodec(containers));
   registry.set("bytes", bytes);
   registry.set("endian", bytes);
   registry.set("packbits", loader(zarritaPackBits));
   registry.set("numcodecs.packbits", loader(zarritaNumcodecsPackBits));
+  registry.set("n5_default", loader(zarritaN5Default));
   registry.set(STORED_CODEC, stored);
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.
   registry.set(`numcodecs.${STORED_CODEC}`, stored);
+  markRegistered();
   return registry;
 }

@@ -1,10 +1,12 @@
 #include "codecs/bytes_codec.h"
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "kernels/byteswap.h"
 #include "kernels/low_bits.h"
+#include "kernels/utf32.h"
 #include "kernels/widen.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -29,13 +31,13 @@ BytesCodec::BytesCodec(std::string_view data_type,
     } else {
       status_ = Status(ErrorCode::kInvalidConfiguration,
                        "bytes: endian must be \"big\" or \"little\", got \"" +
-                           std::string(endian->substr(0, 32)) + "\"");
+                           utf8_prefix(*endian, 32) + "\"");
       return;
     }
   }
-  if (type_.swap_width() > 1 && !order) {
+  if (type_.has_byte_order() && !order) {
     status_ = Status(ErrorCode::kInvalidConfiguration,
-                     "bytes: data type " + type_.name +
+                     "bytes: data type " + type_.label() +
                          " is multi-byte, so the \"endian\" option is "
                          "required (\"big\" or \"little\")");
     return;
@@ -48,63 +50,109 @@ BytesCodec::BytesCodec(std::string_view data_type,
       !status_.ok()) {
     return;
   }
-  swap_width_ = order == Endian::kBig ? type_.swap_width() : 1;
-  const bool raw = type_.type_class == TypeClass::kRaw;
-  // Raw bytes stream as bytes (an r<N> element may be megabytes long);
-  // everything else one component at a time.
-  const uint64_t per_element = raw ? type_.container_bytes : type_.component_count;
-  value_bytes_ = presentation == Presentation::kFloat32 ? 4 : (raw ? 1 : type_.container_bytes);
-  const uint32_t stored_value_bytes = raw ? 1 : type_.container_bytes;
+  big_endian_ = order == Endian::kBig;
+  swap_width_ = big_endian_ ? type_.swap_width() : 1;
+  const TypeClass kind = type_.type_class;
+  const bool raw = kind == TypeClass::kRaw;
+  const bool spare = presentation == Presentation::kSpareCodePoint;
 
   if (presentation == Presentation::kFloat32) {
     decode_step_ = encode_step_ = Step::kFloat;
+  } else if (kind == TypeClass::kString) {
+    decode_step_ = encode_step_ = spare ? Step::kSpareStrings : Step::kStrings;
+  } else if (kind == TypeClass::kRecord) {
+    auto swapper = std::make_shared<RecordSwapper>(*type_.record, big_endian_);
+    if (!swapper->swaps_nothing()) {
+      records_ = std::move(swapper);
+      decode_step_ = encode_step_ = Step::kRecords;
+    }
   } else if (type_.sub_byte()) {
     decode_step_ = encode_step_ = Step::kLowBits;
   } else if (swap_width_ > 1) {
     decode_step_ = encode_step_ = Step::kSwap;
-  } else if (type_.type_class == TypeClass::kBool) {
+  } else if (kind == TypeClass::kBool) {
     // Decoding keeps bool bytes as stored (readers treat non-zero as true);
     // encoding writes any non-zero value as 0x01.
     encode_step_ = Step::kNormalizeBool;
   }
 
+  // The unit a block holds a whole number of: a value, a raw byte (an
+  // r<N> element may be megabytes long), a record or a spare-padded string
+  // (each at most kMaxElementBytes).
   Geometry g;
-  if (!checked_mul(shape_.elements, per_element, &g.values)) {
-    status_ = Status(ErrorCode::kSizeOverflow, "bytes: " + type_.name +
-                                                   " shape " + shape_.text +
-                                                   " needs more than 2^53 bytes");
+  uint64_t stored_unit = type_.container_bytes, decoded_unit = 0;
+  uint64_t per_element = type_.component_count;
+  if (raw) {
+    stored_unit = 1;
+    per_element = type_.container_bytes;
+  } else if (kind == TypeClass::kRecord || spare) {
+    stored_unit = type_.element_bytes();
+    per_element = 1;
+  }
+  value_bytes_ = presentation == Presentation::kFloat32 ? 4
+                 : (raw || kind == TypeClass::kRecord) ? 1
+                                                       : type_.container_bytes;
+  uint64_t values_per_unit = 1;
+  if (kind == TypeClass::kRecord) {
+    values_per_unit = type_.element_bytes();
+  } else if (spare) {
+    values_per_unit = uint64_t{type_.component_count} + 1;
+  }
+  decoded_unit = values_per_unit * value_bytes_;
+  uint64_t units = 0, encoded = 0, decoded = 0;
+  if (!checked_mul(shape_.elements, per_element, &units) ||
+      !checked_mul(units, values_per_unit, &g.values) ||
+      !checked_mul(units, stored_unit, &encoded) ||
+      !checked_mul(units, decoded_unit, &decoded)) {
+    status_ = size_overflow();
     return;
   }
-  uint64_t encoded = 0, decoded = 0;
-  if (!checked_mul(g.values, stored_value_bytes, &encoded) ||
-      !checked_mul(g.values, value_bytes_, &decoded)) {
-    status_ = Status(ErrorCode::kSizeOverflow, "bytes: " + type_.name +
-                                                   " shape " + shape_.text +
-                                                   " needs more than 2^53 bytes");
-    return;
-  }
-  g.units = g.values;
-  g.values_per_unit = 1;
-  g.encoded_unit = stored_value_bytes;
-  g.mid_unit = stored_value_bytes;
-  g.decoded_unit = value_bytes_;
+  g.units = units;
+  g.values_per_unit = values_per_unit;
+  g.encoded_unit = stored_unit;
+  g.mid_unit = stored_unit;
+  g.decoded_unit = decoded_unit;
   g.body_bytes = encoded;
   set_geometry(g, encoded);
 }
 
-void BytesCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
-                              uint8_t* out, uint64_t, uint64_t values) const {
+Status BytesCodec::size_overflow() const {
+  return Status(ErrorCode::kSizeOverflow, "bytes: " + type_.label() +
+                                              " shape " + shape_.text +
+                                              " needs more than 2^53 bytes");
+}
+
+Status BytesCodec::check_code_units(const uint8_t* units, uint64_t first,
+                                    uint64_t values) const {
+  const size_t bad = first_invalid_code_unit(units, values);
+  if (bad == values) return Status::Ok();
+  uint32_t unit;
+  std::memcpy(&unit, units + 4 * bad, 4);
+  const uint64_t per = type_.component_count +
+                       (presentation_ == Presentation::kSpareCodePoint ? 1 : 0);
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%X", unit);
+  return Status(ErrorCode::kValueOutOfRange,
+                describe() + ": code unit " + hex + " of string " +
+                    std::to_string((first + bad) / per) + " (code point " +
+                    std::to_string((first + bad) % per) +
+                    ") is not a Unicode code point (at most 0x10FFFF)");
+}
+
+Status BytesCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
+                                uint8_t* out, uint64_t first,
+                                uint64_t values) const {
   switch (decode_step_) {
     case Step::kCopy:
     case Step::kNormalizeBool:
       std::memcpy(out, in, values * value_bytes_);
-      return;
+      return Status::Ok();
     case Step::kSwap:
       byteswap(impl, in, out, values, swap_width_);
-      return;
+      return Status::Ok();
     case Step::kLowBits:
       extend_low_bits(type_.component_bits, type_.is_signed(), in, out, values);
-      return;
+      return Status::Ok();
     case Step::kFloat: {
       const uint8_t* codes = in;
       if (swap_width_ > 1) {
@@ -112,9 +160,25 @@ void BytesCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
         codes = mid;
       }
       widen_to_float32(impl, *type_.format, codes, out, values);
-      return;
+      return Status::Ok();
+    }
+    case Step::kRecords:
+      records_->run(impl, in, out, values / type_.element_bytes());
+      return Status::Ok();
+    case Step::kStrings:
+      if (big_endian_) {
+        byteswap(impl, in, out, values, 4);
+      } else {
+        std::memcpy(out, in, 4 * values);
+      }
+      return check_code_units(out, first, values);
+    case Step::kSpareStrings: {
+      const uint32_t n = type_.component_count;
+      add_spare_code_points(impl, in, out, values / (n + 1), n, big_endian_);
+      return check_code_units(out, first, values);
     }
   }
+  return Status::Ok();
 }
 
 Status BytesCodec::encode_block(Impl impl, const uint8_t* in, uint8_t* mid,
@@ -141,6 +205,32 @@ Status BytesCodec::encode_block(Impl impl, const uint8_t* in, uint8_t* mid,
         return s;
       }
       if (swap_width_ > 1) byteswap(impl, mid, out, values, swap_width_);
+      return Status::Ok();
+    }
+    case Step::kRecords:
+      records_->run(impl, in, out, values / type_.element_bytes());
+      return Status::Ok();
+    case Step::kStrings:
+      if (Status s = check_code_units(in, first, values); !s.ok()) return s;
+      if (big_endian_) {
+        byteswap(impl, in, out, values, 4);
+      } else {
+        std::memcpy(out, in, 4 * values);
+      }
+      return Status::Ok();
+    case Step::kSpareStrings: {
+      const uint32_t n = type_.component_count;
+      const size_t strings = values / (n + 1);
+      const size_t long_one = first_string_using_spare(in, strings, n);
+      if (long_one != strings) {
+        return Status(ErrorCode::kValueOutOfRange,
+                      describe() + ": the string at index " +
+                          std::to_string(first / (n + 1) + long_one) +
+                          " has more than " + std::to_string(n) +
+                          " code points, the capacity of the stored type");
+      }
+      if (Status s = check_code_units(in, first, values); !s.ok()) return s;
+      drop_spare_code_points(impl, in, out, strings, n, big_endian_);
       return Status::Ok();
     }
   }

@@ -1,14 +1,17 @@
 // The `bytes` codec (and its legacy name `endian`): each element in its
 // little- or big-endian byte layout, elements in C order. Types narrower
-// than a byte take one byte per value, as zarr-extensions defines.
+// than a byte take one byte per value, as zarr-extensions defines; records
+// swap each field by its own size; fixed-length strings swap code units.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "codecs/codec.h"
+#include "kernels/record_swap.h"
 
 namespace zcw {
 
@@ -26,17 +29,34 @@ class BytesCodec final : public Codec {
   bool encode_is_copy() const override { return encode_step_ == Step::kCopy; }
 
  private:
-  enum class Step { kCopy, kSwap, kLowBits, kNormalizeBool, kFloat };
+  enum class Step {
+    kCopy,
+    kSwap,
+    kLowBits,
+    kNormalizeBool,
+    kFloat,
+    kRecords,       // each field by its own size
+    kStrings,       // code units swapped or copied, and checked
+    kSpareStrings,  // the same, one spare code point per string decoded
+  };
 
-  void decode_block(Impl impl, const uint8_t* in, uint8_t* mid, uint8_t* out,
-                    uint64_t first, uint64_t values) const override;
+  Status decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
+                      uint8_t* out, uint64_t first,
+                      uint64_t values) const override;
   Status encode_block(Impl impl, const uint8_t* in, uint8_t* mid,
                       uint8_t* out, uint64_t first,
                       uint64_t values) const override;
 
+  // A code unit past U+10FFFF among `values` decoded values from `first`.
+  Status check_code_units(const uint8_t* units, uint64_t first,
+                          uint64_t values) const;
+  Status size_overflow() const;
+
   unsigned swap_width_ = 1;  // bytes reversed per component; 1: none
+  bool big_endian_ = false;
   Step decode_step_ = Step::kCopy;
   Step encode_step_ = Step::kCopy;
+  std::shared_ptr<const RecordSwapper> records_;  // big-endian records
 };
 
 }  // namespace zcw

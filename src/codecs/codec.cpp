@@ -11,10 +11,12 @@
 namespace zcw {
 
 bool parse_presentation(std::string_view name, Presentation* out) {
-  if (name == "native") {
-    *out = Presentation::kNative;
+  if (name == "stored") {
+    *out = Presentation::kStored;
   } else if (name == "float32") {
     *out = Presentation::kFloat32;
+  } else if (name == "spare-code-point") {
+    *out = Presentation::kSpareCodePoint;
   } else {
     return false;
   }
@@ -25,17 +27,24 @@ Status check_presentation(std::string_view codec, const DataType& type,
                           Presentation presentation) {
   if (presentation == Presentation::kFloat32 && type.format == nullptr) {
     return Status(ErrorCode::kInvalidConfiguration,
-                  std::string(codec) + ": data type " + type.name +
+                  std::string(codec) + ": data type " + type.label() +
                       " cannot be presented as float32: that is for float "
                       "formats narrower than float32 (float16, bfloat16, "
                       "float8_*, float6_*, float4_e2m1fn and their complex "
                       "forms)");
   }
+  if (presentation == Presentation::kSpareCodePoint &&
+      type.type_class != TypeClass::kString) {
+    return Status(ErrorCode::kInvalidConfiguration,
+                  std::string(codec) + ": data type " + type.label() +
+                      " cannot be presented with a spare code point: that "
+                      "is for fixed_length_utf32");
+  }
   return Status::Ok();
 }
 
 std::string Codec::describe() const {
-  return name_ + ": " + type_.name + " shape " + shape_.text;
+  return name_ + ": " + type_.label() + " shape " + shape_.text;
 }
 
 void Codec::set_geometry(const Geometry& g, uint64_t encoded_bytes) {
@@ -63,12 +72,28 @@ Status Codec::encoded_size_for(uint64_t decoded_byte_length,
   return Status::Ok();
 }
 
-Status Codec::check_encoded(ByteSource&, uint64_t length) const {
-  if (length == encoded_bytes_) return Status::Ok();
-  return length_error(encoded_bytes_, "encoded bytes", length);
+Status Codec::check_encoded(ByteSource& in, uint64_t length) const {
+  if (length != encoded_bytes_) {
+    return Status(ErrorCode::kLengthMismatch,
+                  describe() + " needs " + std::to_string(encoded_bytes_) +
+                      " " + length_noun_ +
+                      (padding_byte_ ? padding_byte_->layout : "") + ", got " +
+                      std::to_string(length));
+  }
+  if (!padding_byte_) return Status::Ok();
+  uint8_t stored = 0;
+  in.read(padding_byte_->first ? 0 : length - 1, 1, &stored);
+  if (stored == padding_byte_->bits) return Status::Ok();
+  return Status(ErrorCode::kPaddingMismatch,
+                describe() + ": " + padding_byte_->name + " says " +
+                    std::to_string(stored) + " padding bits, but the data has " +
+                    std::to_string(padding_byte_->bits));
 }
 
-void Codec::write_framing(ByteSink&) const {}
+void Codec::write_framing(ByteSink& out) const {
+  if (!padding_byte_) return;
+  out.write(padding_byte_->first ? 0 : encoded_bytes_ - 1, &padding_byte_->bits, 1);
+}
 
 namespace {
 
@@ -95,7 +120,7 @@ Status Codec::check_low_bits(const uint8_t* in, uint64_t first,
   std::string value, range;
   if (is_signed) {
     value = std::to_string(static_cast<int8_t>(in[bad]));
-    range = "outside " + type_.name + "'s range " +
+    range = "outside " + type_.label() + "'s range " +
             std::to_string(-(1 << (bits - 1))) + ".." +
             std::to_string((1 << (bits - 1)) - 1);
   } else {
@@ -154,7 +179,11 @@ Status Codec::decode(ByteSource& in, uint64_t in_length, ByteSink& out,
     const uint64_t first = u * g.values_per_unit;
     const uint64_t values = std::min(end * g.values_per_unit, g.values) - first;
     in.read(g.body_offset + s0, s1 - s0, scratch.in);
-    decode_block(impl, scratch.in, scratch.mid, scratch.out, first, values);
+    if (Status s = decode_block(impl, scratch.in, scratch.mid, scratch.out,
+                                first, values);
+        !s.ok()) {
+      return s;
+    }
     out.write(d0, scratch.out, d1 - d0);
   }
   return Status::Ok();
@@ -167,7 +196,7 @@ void Codec::run_block(bool decoding, int repetitions, Scratch& scratch,
       std::min(std::min(units_per_block_, g.units) * g.values_per_unit, g.values);
   for (int r = 0; r < repetitions; ++r) {
     if (decoding) {
-      decode_block(impl, scratch.in, scratch.mid, scratch.out, 0, values);
+      (void)decode_block(impl, scratch.in, scratch.mid, scratch.out, 0, values);
     } else {
       (void)encode_block(impl, scratch.in, scratch.mid, scratch.out, 0, values);
     }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -18,14 +19,17 @@
 
 namespace zcw {
 
-// The decoded container: the data type's own (README's table), or float32
-// for float formats narrower than float32, widened exactly.
-enum class Presentation : uint8_t { kNative, kFloat32 };
+// The decoded container: the data type's own (docs/data-types.md), float32
+// for float formats narrower than float32, widened exactly, or for
+// fixed-length strings one spare code point per string (kernels/utf32.h).
+enum class Presentation : uint8_t { kStored, kFloat32, kSpareCodePoint };
 
+// "stored", "float32", "spare-code-point".
 bool parse_presentation(std::string_view name, Presentation* out);
 
 // A presentation the type allows: float32 only for float formats narrower
-// than float32 (and complex types of them).
+// than float32 (and complex types of them), a spare code point only for
+// fixed-length strings.
 Status check_presentation(std::string_view codec, const DataType& type,
                           Presentation presentation);
 
@@ -77,6 +81,15 @@ class Codec {
   // "packbits: uint16 bits 0..11 shape [64, 64]": the start of messages.
   virtual std::string describe() const;
 
+  // A byte of the frame that counts the padding bits of the body
+  // (packbits' first_byte / last_byte, numcodecs' PackBits header).
+  struct PaddingByte {
+    bool first;          // before the body, else after it
+    uint8_t bits;        // the count it must hold
+    std::string name;    // "the first_byte padding byte"
+    std::string layout;  // " (with the first_byte padding byte)"
+  };
+
   // Set by subclasses once the type, shape and presentation are known.
   struct Geometry {
     uint64_t units = 0;            // byte-aligned pieces of the chunk
@@ -91,17 +104,13 @@ class Codec {
   // Finishes construction: sizes from `g`, and the units a block holds.
   void set_geometry(const Geometry& g, uint64_t encoded_bytes);
 
-  // The frame of an encoded chunk: its exact length, and anything besides
-  // the body (padding bytes).
-  virtual Status check_encoded(ByteSource& in, uint64_t length) const;
-  // Bytes of the frame besides the body, written after the body.
-  virtual void write_framing(ByteSink& out) const;
-
   // `values` container values starting at value `first`: encoded bytes in
   // `in` to decoded bytes in `out` (`mid` free for an intermediate stage).
-  virtual void decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
-                            uint8_t* out, uint64_t first,
-                            uint64_t values) const = 0;
+  // Refuses bytes that are no value of the type (a code unit past
+  // U+10FFFF), naming the first.
+  virtual Status decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
+                              uint8_t* out, uint64_t first,
+                              uint64_t values) const = 0;
   // The reverse; refuses values the stored type cannot hold, naming the
   // first (its index counts from the chunk's start).
   virtual Status encode_block(Impl impl, const uint8_t* in, uint8_t* mid,
@@ -122,12 +131,19 @@ class Codec {
 
   Status status_;
   std::string name_;  // "bytes", "packbits", "numcodecs.packbits"
+  // How length messages name the encoded bytes ("encoded bytes", "bytes").
+  std::string length_noun_ = "encoded bytes";
+  std::optional<PaddingByte> padding_byte_;
   DataType type_{};
   ChunkShape shape_;
-  Presentation presentation_ = Presentation::kNative;
+  Presentation presentation_ = Presentation::kStored;
   uint32_t value_bytes_ = 0;
 
  private:
+  // The frame of an encoded chunk: its exact length, and the padding byte.
+  Status check_encoded(ByteSource& in, uint64_t length) const;
+  void write_framing(ByteSink& out) const;
+
   Geometry geometry_;
   uint64_t units_per_block_ = 1;
   uint64_t decoded_bytes_ = 0;

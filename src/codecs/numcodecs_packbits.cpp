@@ -35,7 +35,7 @@ NumcodecsPackBitsCodec::NumcodecsPackBitsCodec(std::string_view data_type,
   if (data_type != "bool") {
     status_ = Status(ErrorCode::kUnsupportedDataType,
                      "numcodecs.packbits: only bool arrays can be packed, got " +
-                         std::string(data_type.substr(0, 64)));
+                         utf8_prefix(data_type, 64));
     return;
   }
   lookup_data_type("numcodecs.packbits", "bool", &type_);
@@ -55,40 +55,20 @@ NumcodecsPackBitsCodec::NumcodecsPackBitsCodec(std::string_view data_type,
   g.body_offset = 1;
   g.body_bytes = g.units;
   padding_bits_ = static_cast<uint32_t>(g.units * 8 - n);
+  length_noun_ = "bytes";
+  padding_byte_ = PaddingByte{true, static_cast<uint8_t>(padding_bits_),
+                              "the padding-count byte",
+                              " (a padding-count byte, then the bits)"};
   set_geometry(g, g.units + 1);
 }
 
-Status NumcodecsPackBitsCodec::check_encoded(ByteSource& in,
-                                             uint64_t length) const {
-  if (length != encoded_bytes()) {
-    return Status(ErrorCode::kLengthMismatch,
-                  describe() + " needs " + std::to_string(encoded_bytes()) +
-                      " bytes (a padding-count byte, then the bits), got " +
-                      std::to_string(length));
-  }
-  uint8_t stored = 0;
-  in.read(0, 1, &stored);
-  if (stored != padding_bits_) {
-    return Status(ErrorCode::kPaddingMismatch,
-                  describe() + ": the padding-count byte says " +
-                      std::to_string(stored) +
-                      " padding bits, but the data has " +
-                      std::to_string(padding_bits_));
-  }
-  return Status::Ok();
-}
-
-void NumcodecsPackBitsCodec::write_framing(ByteSink& out) const {
-  const uint8_t count = static_cast<uint8_t>(padding_bits_);
-  out.write(0, &count, 1);
-}
-
-void NumcodecsPackBitsCodec::decode_block(Impl impl, const uint8_t* in,
-                                          uint8_t* mid, uint8_t* out, uint64_t,
-                                          uint64_t values) const {
+Status NumcodecsPackBitsCodec::decode_block(Impl impl, const uint8_t* in,
+                                            uint8_t* mid, uint8_t* out,
+                                            uint64_t, uint64_t values) const {
   const uint64_t bytes = (values + 7) / 8;
   for (uint64_t i = 0; i < bytes; ++i) mid[i] = kReversed[in[i]];
   packbits_decode(impl, bool_layout(), mid, out, values);
+  return Status::Ok();
 }
 
 Status NumcodecsPackBitsCodec::encode_block(Impl impl, const uint8_t* in,

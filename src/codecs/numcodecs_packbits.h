@@ -19,10 +19,9 @@ class NumcodecsPackBitsCodec final : public Codec {
   uint32_t padding_bits() const { return padding_bits_; }
 
  private:
-  Status check_encoded(ByteSource& in, uint64_t length) const override;
-  void write_framing(ByteSink& out) const override;
-  void decode_block(Impl impl, const uint8_t* in, uint8_t* mid, uint8_t* out,
-                    uint64_t first, uint64_t values) const override;
+  Status decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
+                      uint8_t* out, uint64_t first,
+                      uint64_t values) const override;
   Status encode_block(Impl impl, const uint8_t* in, uint8_t* mid,
                       uint8_t* out, uint64_t first,
                       uint64_t values) const override;

@@ -29,10 +29,19 @@ PackBitsCodec::PackBitsCodec(std::string_view data_type,
   if (status_ = lookup_data_type("packbits", data_type, &type_); !status_.ok()) {
     return;
   }
-  if (type_.type_class == TypeClass::kRaw) {
+  if (type_.type_class == TypeClass::kRaw ||
+      type_.type_class == TypeClass::kString ||
+      type_.type_class == TypeClass::kRecord) {
+    // The packbits page defines components of numeric and bool types only;
+    // the raw_bytes, fixed_length_utf32 and struct pages name the bytes
+    // codec alone.
     status_ = Status(ErrorCode::kUnsupportedDataType,
-                     "packbits: data type " + type_.name +
-                         " is raw bytes with no bit layout; use the bytes codec");
+                     "packbits: data type " + type_.label() + " is " +
+                         (type_.type_class == TypeClass::kRaw ? "raw bytes"
+                          : type_.type_class == TypeClass::kString
+                              ? "a fixed-length string"
+                              : "a record") +
+                         " with no bit layout; use the bytes codec");
     return;
   }
   const int64_t n_bits = type_.component_bits;
@@ -42,7 +51,7 @@ PackBitsCodec::PackBitsCodec(std::string_view data_type,
     if (value < 0 || value >= n_bits) {
       status_ = Status(ErrorCode::kInvalidConfiguration,
                        std::string("packbits: ") + name + " must be in 0.." +
-                           std::to_string(n_bits - 1) + " for " + type_.name +
+                           std::to_string(n_bits - 1) + " for " + type_.label() +
                            " (" + std::to_string(n_bits) +
                            " bits per component), got " + std::to_string(value));
       return;
@@ -89,10 +98,15 @@ PackBitsCodec::PackBitsCodec(std::string_view data_type,
   Geometry g;
   uint64_t decoded = 0;
   if (!checked_mul(elements, cc, &g.values) ||
-      !body_bytes_for(elements, &body_bytes_) ||
       !checked_mul(g.values, value_bytes_, &decoded)) {
     status_ = Status(ErrorCode::kSizeOverflow,
-                     describe() + " needs more than 2^53 bytes");
+                     describe() + " decodes to more than 2^53 bytes");
+    return;
+  }
+  // Sizes are counted in bits before bytes, so the bit count has the limit.
+  if (!body_bytes_for(elements, &body_bytes_)) {
+    status_ = Status(ErrorCode::kSizeOverflow,
+                     describe() + " packs into more than 2^53 bits");
     return;
   }
   padding_bits_ = static_cast<uint32_t>(
@@ -105,6 +119,14 @@ PackBitsCodec::PackBitsCodec(std::string_view data_type,
   g.decoded_unit = 8 * cc * value_bytes_;
   g.body_offset = padding_ == PaddingEncoding::kFirstByte ? 1 : 0;
   g.body_bytes = body_bytes_;
+  length_noun_ = "bytes";
+  if (padding_ != PaddingEncoding::kNone) {
+    const std::string name = padding_name(padding_);
+    padding_byte_ = PaddingByte{padding_ == PaddingEncoding::kFirstByte,
+                                static_cast<uint8_t>(padding_bits_),
+                                "the " + name + " padding byte",
+                                " (with the " + name + " padding byte)"};
+  }
   set_geometry(g, body_bytes_ + (padding_ == PaddingEncoding::kNone ? 0 : 1));
 }
 
@@ -125,7 +147,7 @@ std::string PackBitsCodec::describe() const {
     range = " bits " + std::to_string(layout_.first_bit) + ".." +
             std::to_string(layout_.first_bit + layout_.bits - 1);
   }
-  return "packbits: " + type_.name + range + " shape " + shape_.text;
+  return "packbits: " + type_.label() + range + " shape " + shape_.text;
 }
 
 Status PackBitsCodec::encoded_size_for(uint64_t decoded_byte_length,
@@ -142,51 +164,22 @@ Status PackBitsCodec::encoded_size_for(uint64_t decoded_byte_length,
   if (!body_bytes_for(decoded_byte_length / element_bytes, &body)) {
     return Status(ErrorCode::kSizeOverflow,
                   describe() + ": " + std::to_string(decoded_byte_length) +
-                      " decoded bytes encode to more than 2^53 bytes");
+                      " decoded bytes pack into more than 2^53 bits");
   }
   *out = body + (padding_ == PaddingEncoding::kNone ? 0 : 1);
   return Status::Ok();
 }
 
-Status PackBitsCodec::check_encoded(ByteSource& in, uint64_t length) const {
-  if (length != encoded_bytes()) {
-    const std::string framing =
-        padding_ == PaddingEncoding::kNone
-            ? ""
-            : " (with the " + std::string(padding_name(padding_)) +
-                  " padding byte)";
-    return Status(ErrorCode::kLengthMismatch,
-                  describe() + " needs " + std::to_string(encoded_bytes()) +
-                      " bytes" + framing + ", got " + std::to_string(length));
-  }
-  if (padding_ == PaddingEncoding::kNone) return Status::Ok();
-  uint8_t stored = 0;
-  in.read(padding_ == PaddingEncoding::kFirstByte ? 0 : length - 1, 1, &stored);
-  if (stored != padding_bits_) {
-    return Status(ErrorCode::kPaddingMismatch,
-                  describe() + ": the " + padding_name(padding_) +
-                      " padding byte says " + std::to_string(stored) +
-                      " padding bits, but the data has " +
-                      std::to_string(padding_bits_));
-  }
-  return Status::Ok();
-}
-
-void PackBitsCodec::write_framing(ByteSink& out) const {
-  const uint8_t count = static_cast<uint8_t>(padding_bits_);
-  if (padding_ == PaddingEncoding::kFirstByte) out.write(0, &count, 1);
-  if (padding_ == PaddingEncoding::kLastByte) out.write(body_bytes_, &count, 1);
-}
-
-void PackBitsCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
-                                 uint8_t* out, uint64_t,
-                                 uint64_t values) const {
+Status PackBitsCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
+                                   uint8_t* out, uint64_t,
+                                   uint64_t values) const {
   if (presentation_ == Presentation::kFloat32) {
     packbits_decode(impl, layout_, in, mid, values);
     widen_to_float32(impl, *type_.format, mid, out, values);
   } else {
     packbits_decode(impl, layout_, in, out, values);
   }
+  return Status::Ok();
 }
 
 Status PackBitsCodec::encode_block(Impl impl, const uint8_t* in, uint8_t* mid,

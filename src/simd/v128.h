@@ -70,6 +70,10 @@ inline v128 interleave_hi_u8(v128 a, v128 b) {
 }
 inline v128 interleave_lo_u16(v128 a, v128 b) { return wasm_i16x8_shuffle(a, b, 0, 8, 1, 9, 2, 10, 3, 11); }
 inline v128 interleave_hi_u16(v128 a, v128 b) { return wasm_i16x8_shuffle(a, b, 4, 12, 5, 13, 6, 14, 7, 15); }
+inline v128 interleave_lo_u32(v128 a, v128 b) { return wasm_i32x4_shuffle(a, b, 0, 4, 1, 5); }
+inline v128 interleave_hi_u32(v128 a, v128 b) { return wasm_i32x4_shuffle(a, b, 2, 6, 3, 7); }
+inline v128 interleave_lo_u64(v128 a, v128 b) { return wasm_i64x2_shuffle(a, b, 0, 2); }
+inline v128 interleave_hi_u64(v128 a, v128 b) { return wasm_i64x2_shuffle(a, b, 1, 3); }
 // Lanes as int32 converted to float32, then multiplied as float32.
 inline v128 int32_to_float32(v128 v) { return wasm_f32x4_convert_i32x4(v); }
 inline v128 mul_f32(v128 a, v128 b) { return wasm_f32x4_mul(a, b); }
@@ -109,6 +113,10 @@ inline v128 interleave_lo_u8(v128 a, v128 b) { return _mm_unpacklo_epi8(a, b); }
 inline v128 interleave_hi_u8(v128 a, v128 b) { return _mm_unpackhi_epi8(a, b); }
 inline v128 interleave_lo_u16(v128 a, v128 b) { return _mm_unpacklo_epi16(a, b); }
 inline v128 interleave_hi_u16(v128 a, v128 b) { return _mm_unpackhi_epi16(a, b); }
+inline v128 interleave_lo_u32(v128 a, v128 b) { return _mm_unpacklo_epi32(a, b); }
+inline v128 interleave_hi_u32(v128 a, v128 b) { return _mm_unpackhi_epi32(a, b); }
+inline v128 interleave_lo_u64(v128 a, v128 b) { return _mm_unpacklo_epi64(a, b); }
+inline v128 interleave_hi_u64(v128 a, v128 b) { return _mm_unpackhi_epi64(a, b); }
 inline v128 int32_to_float32(v128 v) { return _mm_castps_si128(_mm_cvtepi32_ps(v)); }
 inline v128 mul_f32(v128 a, v128 b) {
   return _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));

@@ -82,20 +82,163 @@ uint32_t container_bytes_for(uint32_t bits) {
   return 8;
 }
 
-// r<N>: N a positive multiple of 8, written without sign or leading zero.
-bool parse_raw_bits(std::string_view name, uint32_t* bits) {
-  if (name.size() < 2 || name.size() > 11 || name[0] != 'r') return false;
-  if (name[1] == '0') return false;
+// Decimal digits without sign or leading zero, at most `max`.
+bool parse_count(std::string_view text, uint64_t max, uint64_t* out) {
+  if (text.empty() || text.size() > 19 || text[0] == '0') return false;
   uint64_t value = 0;
-  for (size_t i = 1; i < name.size(); ++i) {
-    char c = name[i];
+  for (char c : text) {
     if (c < '0' || c > '9') return false;
     value = value * 10 + static_cast<uint64_t>(c - '0');
   }
+  if (value > max) return false;
+  *out = value;
+  return true;
+}
+
+// r<N>: N a positive multiple of 8, written without sign or leading zero.
+bool parse_raw_bits(std::string_view name, uint32_t* bits) {
+  if (name.size() < 2 || name[0] != 'r') return false;
+  uint64_t value = 0;
   // The bound keeps element sizes far from any size arithmetic overflow.
-  if (value % 8 != 0 || value > (uint64_t{1} << 24)) return false;
+  if (!parse_count(name.substr(1), uint64_t{1} << 24, &value)) return false;
+  if (value % 8 != 0) return false;
   *bits = static_cast<uint32_t>(value);
   return true;
+}
+
+Status unknown(std::string_view codec, std::string_view name) {
+  return Status(ErrorCode::kUnknownDataType,
+                std::string(codec) + ": unknown data type \"" +
+                    utf8_prefix(name, 64) +
+                    "\" (expected a Zarr v3 data type such as uint16, "
+                    "complex64 or r16)");
+}
+
+Status lookup_named(std::string_view codec, std::string_view name,
+                    DataType* out) {
+  for (const Entry& e : kTable) {
+    if (name != e.name) continue;
+    if (e.component_bits == 0) {
+      return Status(ErrorCode::kUnsupportedDataType,
+                    std::string(codec) + ": data type " + std::string(name) +
+                        " has no fixed size, so no array -> bytes codec of "
+                        "this package can encode it");
+    }
+    *out = DataType{};
+    out->name = e.canonical ? e.canonical : e.name;
+    out->type_class = e.type_class;
+    out->component_bits = e.component_bits;
+    out->component_count = e.component_count;
+    out->container_bytes = container_bytes_for(e.component_bits);
+    out->format = e.type_class == F ? float_format_named(out->name) : nullptr;
+    return Status::Ok();
+  }
+  uint32_t bits = 0;
+  if (parse_raw_bits(name, &bits)) {
+    *out = DataType{};
+    out->name = std::string(name);
+    out->type_class = TypeClass::kRaw;
+    out->component_bits = bits;
+    out->component_count = 1;
+    out->container_bytes = bits / 8;
+    return Status::Ok();
+  }
+  return unknown(codec, name);
+}
+
+constexpr std::string_view kUtf32Prefix = "fixed_length_utf32/";
+constexpr std::string_view kStructPrefix = "struct:";
+
+Status lookup_string(std::string_view codec, std::string_view descriptor,
+                     DataType* out) {
+  uint64_t length_bytes = 0;
+  if (!parse_count(descriptor.substr(kUtf32Prefix.size()), UINT64_MAX / 2,
+                   &length_bytes) ||
+      length_bytes % 4 != 0) {
+    return Status(ErrorCode::kUnknownDataType,
+                  std::string(codec) +
+                      ": fixed_length_utf32 needs a length_bytes that is a "
+                      "positive multiple of 4, got \"" +
+                      utf8_prefix(descriptor.substr(kUtf32Prefix.size()), 24) +
+                      "\"");
+  }
+  if (length_bytes > kMaxElementBytes) {
+    return Status(ErrorCode::kUnsupportedDataType,
+                  std::string(codec) + ": fixed_length_utf32 of " +
+                      std::to_string(length_bytes) +
+                      " bytes per string is larger than the " +
+                      std::to_string(kMaxElementBytes) +
+                      " bytes this package supports");
+  }
+  *out = DataType{};
+  out->name = "fixed_length_utf32";
+  out->type_class = TypeClass::kString;
+  out->component_bits = 32;
+  out->component_count = static_cast<uint32_t>(length_bytes / 4);
+  out->container_bytes = 4;
+  return Status::Ok();
+}
+
+Status lookup_record(std::string_view codec, std::string_view descriptor,
+                     DataType* out) {
+  auto layout = std::make_shared<RecordLayout>();
+  std::string_view rest = descriptor.substr(kStructPrefix.size());
+  const auto malformed = [&](std::string_view why) {
+    return Status(ErrorCode::kUnknownDataType,
+                  std::string(codec) + ": struct data type " +
+                      std::string(why));
+  };
+  if (rest.empty()) return malformed("has no fields");
+  while (true) {
+    const size_t comma = rest.find(',');
+    std::string_view leaf = rest.substr(0, comma);
+    FieldOrder order = FieldOrder::kCodec;
+    if (!leaf.empty() && (leaf.back() == '<' || leaf.back() == '>')) {
+      order = leaf.back() == '>' ? FieldOrder::kBig : FieldOrder::kLittle;
+      leaf.remove_suffix(1);
+    }
+    uint64_t count = 1;
+    const size_t star = leaf.rfind('*');
+    if (star != std::string_view::npos) {
+      if (!parse_count(leaf.substr(star + 1), kMaxElementBytes, &count)) {
+        return malformed("has a field count \"" +
+                         utf8_prefix(leaf.substr(star + 1), 24) +
+                         "\" that is not a positive integer");
+      }
+      leaf = leaf.substr(0, star);
+    }
+    if (leaf.substr(0, kStructPrefix.size()) == kStructPrefix) {
+      return malformed("nests a struct in a leaf (nested fields are "
+                       "flattened into leaves)");
+    }
+    if (layout->leaves.size() == kMaxRecordLeaves) {
+      return malformed("has more than " + std::to_string(kMaxRecordLeaves) +
+                       " fields");
+    }
+    RecordLeaf f{layout->bytes, count, DataType{}, order};
+    if (Status s = lookup_data_type(codec, leaf, &f.type); !s.ok()) return s;
+    // count <= 64 KiB and element bytes <= 2 MiB: no overflow here.
+    if (f.bytes() > kMaxElementBytes - layout->bytes) {
+      return Status(ErrorCode::kUnsupportedDataType,
+                    std::string(codec) +
+                        ": a struct record larger than " +
+                        std::to_string(kMaxElementBytes) +
+                        " bytes is not supported");
+    }
+    layout->bytes += f.bytes();
+    layout->leaves.push_back(std::move(f));
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  if (layout->bytes == 0) return malformed("has no bytes");
+  *out = DataType{};
+  out->name = "struct";
+  out->type_class = TypeClass::kRecord;
+  out->component_bits = 8;
+  out->component_count = static_cast<uint32_t>(layout->bytes);
+  out->container_bytes = 1;
+  out->record = std::move(layout);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -107,43 +250,66 @@ const char* type_class_name(TypeClass type_class) {
     case TypeClass::kUnsignedInt: return "unsigned";
     case TypeClass::kFloat: return "float";
     case TypeClass::kRaw: return "raw";
+    case TypeClass::kString: return "string";
+    case TypeClass::kRecord: return "record";
   }
   return "raw";
 }
 
-Status lookup_data_type(std::string_view codec, std::string_view name,
-                        DataType* out) {
-  for (const Entry& e : kTable) {
-    if (name != e.name) continue;
-    if (e.component_bits == 0) {
-      return Status(ErrorCode::kUnsupportedDataType,
-                    std::string(codec) + ": data type " + std::string(name) +
-                        " has no fixed size, so it cannot be encoded by " +
-                        std::string(codec));
+bool DataType::has_byte_order() const {
+  if (type_class == TypeClass::kRecord) return record->follows_codec_order();
+  return swap_width() > 1;
+}
+
+std::vector<RecordLayout::Swap> RecordLayout::swaps_for(bool codec_big) const {
+  std::vector<Swap> swaps;
+  for (const RecordLeaf& f : leaves) {
+    const uint32_t width = f.type.swap_width();
+    const bool big = f.order == FieldOrder::kBig ||
+                     (f.order == FieldOrder::kCodec && codec_big);
+    if (width < 2 || !big) continue;
+    const uint64_t components = f.count * f.type.component_count;
+    for (uint64_t c = 0; c < components; ++c) {
+      swaps.push_back({static_cast<uint32_t>(f.offset + c * width), width});
     }
-    out->name = e.canonical ? e.canonical : e.name;
-    out->type_class = e.type_class;
-    out->component_bits = e.component_bits;
-    out->component_count = e.component_count;
-    out->container_bytes = container_bytes_for(e.component_bits);
-    out->format = e.type_class == F ? float_format_named(out->name) : nullptr;
-    return Status::Ok();
   }
-  uint32_t bits = 0;
-  if (parse_raw_bits(name, &bits)) {
-    out->name = std::string(name);
-    out->type_class = TypeClass::kRaw;
-    out->component_bits = bits;
-    out->component_count = 1;
-    out->container_bytes = bits / 8;
-    out->format = nullptr;
-    return Status::Ok();
+  return swaps;
+}
+
+bool RecordLayout::follows_codec_order() const {
+  for (const RecordLeaf& f : leaves) {
+    if (f.order == FieldOrder::kCodec && f.type.swap_width() > 1) return true;
   }
-  std::string shown(name.substr(0, 64));
-  return Status(ErrorCode::kUnknownDataType,
-                std::string(codec) + ": unknown data type \"" + shown +
-                    "\" (expected a Zarr v3 data type such as uint16, "
-                    "complex64 or r16)");
+  return false;
+}
+
+std::string DataType::label() const {
+  if (type_class == TypeClass::kString) {
+    return name + " of " + std::to_string(component_count) + " code points";
+  }
+  if (type_class == TypeClass::kRecord) {
+    return name + " of " + std::to_string(component_count) + " bytes";
+  }
+  return name;
+}
+
+std::string utf8_prefix(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  size_t end = max_bytes;
+  // Back up over continuation bytes (10xxxxxx) to a sequence's start.
+  while (end > 0 && (static_cast<uint8_t>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end));
+}
+
+Status lookup_data_type(std::string_view codec, std::string_view descriptor,
+                        DataType* out) {
+  if (descriptor.substr(0, kUtf32Prefix.size()) == kUtf32Prefix) {
+    return lookup_string(codec, descriptor, out);
+  }
+  if (descriptor.substr(0, kStructPrefix.size()) == kStructPrefix) {
+    return lookup_record(codec, descriptor, out);
+  }
+  return lookup_named(codec, descriptor, out);
 }
 
 }  // namespace zcw

@@ -32,7 +32,7 @@ std::vector<uint8_t> canonical(const BytesCodec& c, const std::vector<uint8_t>& 
   std::vector<uint8_t> out = payload;
   if (t.type_class == TypeClass::kBool) {
     for (auto& b : out) b = b != 0;
-  } else if (t.sub_byte() && c.presentation() == Presentation::kNative) {
+  } else if (t.sub_byte() && c.presentation() == Presentation::kStored) {
     extend_low_bits(t.component_bits, t.is_signed(), out.data(), out.data(), out.size());
   } else if (c.presentation() == Presentation::kFloat32) {
     const FloatFormat& f = *t.format;
@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t e = in.byte() % 4;
   std::optional<std::string_view> endian;
   if (e < 3) endian = endians[e];
-  const Presentation presentation = in.byte() % 2 ? Presentation::kFloat32 : Presentation::kNative;
+  const Presentation presentation = in.byte() % 2 ? Presentation::kFloat32 : Presentation::kStored;
   std::vector<uint64_t> shape = in.shape(4096);
   const std::vector<uint8_t> payload = in.rest();
 

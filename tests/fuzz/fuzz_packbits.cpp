@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* paddings[] = {"none", "first_byte", "last_byte", "middle_byte"};
   std::optional<std::string_view> padding;
   if (pad % 5 < 4) padding = paddings[pad % 5];
-  const Presentation presentation = in.byte() % 2 ? Presentation::kFloat32 : Presentation::kNative;
+  const Presentation presentation = in.byte() % 2 ? Presentation::kFloat32 : Presentation::kStored;
   std::vector<uint64_t> shape = in.shape(4096);
   const std::vector<uint8_t> payload = in.rest();
 

@@ -20,7 +20,7 @@ using testing::values_of;
 
 BytesCodec make(const char* type, std::optional<std::string_view> endian,
                 std::vector<uint64_t> shape,
-                Presentation p = Presentation::kNative) {
+                Presentation p = Presentation::kStored) {
   return BytesCodec(type, endian, std::move(shape), p);
 }
 

@@ -108,8 +108,8 @@ TEST(DataType, VariableLengthTypesAreNamedAsUnsupported) {
   Status s = lookup_data_type("packbits", "string", &t);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupportedDataType);
   EXPECT_EQ(s.message(),
-            "packbits: data type string has no fixed size, so it cannot be "
-            "encoded by packbits");
+            "packbits: data type string has no fixed size, so no array -> "
+            "bytes codec of this package can encode it");
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ using Bytes = std::vector<uint8_t>;
 PackBitsCodec plan(const char* type, std::optional<int64_t> first,
                    std::optional<int64_t> last, const char* padding,
                    std::vector<uint64_t> shape,
-                   Presentation presentation = Presentation::kNative) {
+                   Presentation presentation = Presentation::kStored) {
   return PackBitsCodec(type, first, last,
                        padding ? std::optional<std::string_view>(padding)
                                : std::nullopt,
@@ -229,8 +229,8 @@ TEST(PackBitsPlan, RefusesBadConfigurations) {
        "codec"},
       {"string", std::nullopt, std::nullopt, nullptr,
        ErrorCode::kUnsupportedDataType,
-       "packbits: data type string has no fixed size, so it cannot be encoded "
-       "by packbits"},
+       "packbits: data type string has no fixed size, so no array -> bytes "
+       "codec of this package can encode it"},
       {"uint7", std::nullopt, std::nullopt, nullptr, ErrorCode::kUnknownDataType,
        "packbits: unknown data type \"uint7\" (expected a Zarr v3 data type "
        "such as uint16, complex64 or r16)"},
@@ -269,8 +269,15 @@ TEST(PackBitsPlan, SizesAndOverflow) {
            {uint64_t{1} << 50}).status();
   EXPECT_EQ(s.code(), ErrorCode::kSizeOverflow);
   EXPECT_EQ(s.message(),
-            "packbits: complex128 shape [1125899906842624] needs more than "
-            "2^53 bytes");
+            "packbits: complex128 shape [1125899906842624] decodes to more "
+            "than 2^53 bytes");
+  // Within 2^53 decoded bytes, but 8 * (2^50 + 1) bits is past 2^53.
+  s = plan("uint8", std::nullopt, std::nullopt, nullptr,
+           {(uint64_t{1} << 50) + 1}).status();
+  EXPECT_EQ(s.code(), ErrorCode::kSizeOverflow);
+  EXPECT_EQ(s.message(),
+            "packbits: uint8 shape [1125899906842625] packs into more than "
+            "2^53 bits");
 }
 
 TEST(PackBitsEncode, RefusesAnOutputOfTheWrongSize) {

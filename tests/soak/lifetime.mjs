@@ -20,14 +20,14 @@ const make = [
 // the count settles.
 async function collect() {
   let last = -1;
-  for (let i = 0; i < 50 && m.liveCodecs() !== last; i++) {
-    last = m.liveCodecs();
+  for (let i = 0; i < 50 && m.liveInstances() !== last; i++) {
+    last = m.liveInstances();
     globalThis.gc();
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-const state = () => ({ wasmHeapBytes: m.HEAPU8.length, liveCodecs: m.liveCodecs(), embindHandles: m.count_emval_handles() });
+const state = () => ({ wasmHeapBytes: m.HEAPU8.length, liveCodecs: m.liveInstances(), embindHandles: m.count_emval_handles() });
 
 await collect();
 const before = state();
@@ -39,7 +39,7 @@ let peak = 0;
 for (let i = 0; i < N; i++) {
   make[i % 3](); // created and dropped
   if (i % 1000 === 999) {
-    peak = Math.max(peak, m.liveCodecs());
+    peak = Math.max(peak, m.liveInstances());
     globalThis.gc();
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
@@ -54,7 +54,7 @@ let burstPeak = 0;
 for (let i = 0; i < N; i++) {
   make[i % 3]();
   if (i % 10000 === 9999) {
-    burstPeak = Math.max(burstPeak, m.liveCodecs());
+    burstPeak = Math.max(burstPeak, m.liveInstances());
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }

@@ -79,7 +79,7 @@ async function snapshot(ops) {
     jsHeapMiB: +(mem.heapUsed / 2 ** 20).toFixed(1),
     arrayBuffersMiB: +(mem.arrayBuffers / 2 ** 20).toFixed(1),
     embindHandles: m.count_emval_handles(),
-    liveCodecs: m.liveCodecs(),
+    liveCodecs: m.liveInstances(),
   };
 }
 

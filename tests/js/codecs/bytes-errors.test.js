@@ -47,7 +47,7 @@ const CASES = [
   ["a configuration on a type that takes none", () => BytesCodec.fromConfig({}, { dataType: { name: "int8", configuration: { bits: 8 } }, shape: [1] }),
     "INVALID_METADATA", "bytes: data type int8 takes no configuration, got an object"],
   ["variable-length strings", () => BytesCodec.fromConfig({ endian: "big" }, meta("string")),
-    "UNSUPPORTED_DATA_TYPE", "bytes: data type string has no fixed size, so it cannot be encoded by bytes"],
+    "UNSUPPORTED_DATA_TYPE", "bytes: data type string has no fixed size, so no array -> bytes codec of this package can encode it"],
   ["data type not a string", () => BytesCodec.fromConfig({ endian: "big" }, { dataType: 16, shape: [1] }),
     "INVALID_METADATA", "bytes: meta.dataType must be a data type name or { name, configuration }, got 16"],
   ["no meta", () => BytesCodec.fromConfig({ endian: "big" }),

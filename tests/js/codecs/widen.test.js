@@ -26,7 +26,7 @@ describe.each(Object.keys(FORMATS))("%s: every code, through the JS API", (name)
   test("widened exactly, by the codecs and the helper alike", () => {
     const codes = Uint8Array.from({ length: 2 ** bits }, (_, i) => i);
     const viaHelper = widenToFloat32(name, codes);
-    const viaPackBits = new PackBitsCodec({}, { dataType: name, shape: [codes.length] }, { presentation: "float32" });
+    const viaPackBits = new PackBitsCodec({}, { dataType: name, shape: [codes.length] }, { floats: "float32" });
     for (let c = 0; c < codes.length; c++) {
       const want = Math.fround(defined(name, c));
       const got = viaHelper[c];

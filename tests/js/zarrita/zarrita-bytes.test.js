@@ -20,8 +20,20 @@ describe("register", () => {
   test("types the wasm codec does not know go to the replaced codec", async () => {
     const Codec = await zarr.registry.get("bytes")();
     const ZarritaBytes = await zarritaBytesLoader();
-    const codec = Codec.fromConfig({ endian: "big" }, { dataType: "v2:U6", shape: [1] });
+    const codec = Codec.fromConfig({ endian: "big" }, { dataType: "v2:S4", shape: [1] });
     expect(codec).toBeInstanceOf(ZarritaBytes);
+  });
+
+  test("zarrita's fixed-width unicode (v2:U6) decodes in wasm, into zarrita's UnicodeStringArray", async () => {
+    const Codec = await zarr.registry.get("bytes")();
+    const codec = Codec.fromConfig({ endian: "big" }, { dataType: "v2:U2", shape: [2] });
+    expect(codec).toBeInstanceOf(BytesCodec);
+    // "Hi", "ü" as big-endian UTF-32 code units, the second padded.
+    const bytes = new Uint8Array([0, 0, 0, 0x48, 0, 0, 0, 0x69, 0, 0, 0, 0xfc, 0, 0, 0, 0]);
+    const { data } = codec.decode(bytes);
+    expect(data).toBeInstanceOf(zarr.UnicodeStringArray);
+    expect([data.get(0), data.get(1)]).toEqual(["Hi", "ü"]);
+    expect(codec.encode({ data })).toEqual(bytes);
   });
 
   test("registering twice still falls back to zarrita, not to itself", async () => {
@@ -35,7 +47,7 @@ describe("register", () => {
   test("works on an empty Map: no fallback, so unknown types throw", async () => {
     const registry = register(new Map());
     const Codec = await registry.get("bytes")();
-    expect(() => Codec.fromConfig({ endian: "big" }, { dataType: "v2:U6", shape: [1] }))
+    expect(() => Codec.fromConfig({ endian: "big" }, { dataType: "v2:S4", shape: [1] }))
       .toThrow(ZarrCodecError);
     // bool stays a Uint8Array without zarrita's BoolArray to wrap it in.
     const { data } = Codec.fromConfig({}, { dataType: "bool", shape: [2] })

@@ -1,0 +1,84 @@
+// The arrays one withDataTypes store presented, by path: what the store
+// needs to map their chunk keys and answer storedDataType, the refusals of
+// arrays a consolidated document holds (raised when that array is read),
+// and the tickets of their stored codecs. One catalog per store; its
+// tickets are revoked when the store is collected.
+import { requireRegistration } from "../zarrita/registration.js";
+import { issueTicket, revokeTickets, STORED_CODEC } from "./stored-codec.js";
+
+const METADATA_FILES = new Set(["zarr.json", ".zarray", ".zattrs", ".zgroup", ".zmetadata"]);
+
+// Tickets live as long as their store.
+const cleanup =
+  typeof FinalizationRegistry === "function" ? new FinalizationRegistry((tickets) => revokeTickets(tickets.values())) : undefined;
+
+/** "/a/b" and "/a/b/" -> "/a/b"; the root is "". */
+export const normalizePath = (path) => (path === "/" ? "" : path.replace(/\/$/, ""));
+
+export class ArrayCatalog {
+  /** path -> Presented, or { refused } */
+  #arrays = new Map();
+  /** a conversion's key -> its ticket */
+  #tickets = new Map();
+
+  /** @param {object} owner the store; its collection revokes the tickets */
+  constructor(owner) {
+    cleanup?.register(owner, this.#tickets);
+  }
+
+  /**
+   * Records a conversion of the stored codec and names it; the same
+   * conversion (an array opened again) keeps its ticket.
+   */
+  ticket(conversion, where) {
+    requireRegistration(where, `its stored ${conversion.dataType.name} values are read through the codec ${STORED_CODEC}`);
+    const key = JSON.stringify([
+      conversion.codec,
+      conversion.dataType.descriptor,
+      conversion.adapter,
+      conversion.dropTrailing,
+    ]);
+    const ticket = issueTicket(conversion, this.#tickets.get(key));
+    this.#tickets.set(key, ticket);
+    return ticket;
+  }
+
+  /** @param {import("./present-v3.js").Presented} presented */
+  set(path, presented) {
+    this.#arrays.set(path, presented);
+  }
+
+  /** An array of a consolidated document whose metadata was refused. */
+  refuse(path, error) {
+    this.#arrays.set(path, { refused: error });
+  }
+
+  /** An array zarrita reads as it is (or none at all). */
+  forget(path) {
+    this.#arrays.delete(path);
+  }
+
+  get(path) {
+    return this.#arrays.get(normalizePath(String(path ?? "")));
+  }
+
+  /**
+   * The presented array a chunk key belongs to (its nearest ancestor path
+   * that is one), with the rest of the key; undefined for a metadata key
+   * or one of no presented array.
+   * @returns {{p: object, path: string, rest: string} | undefined}
+   */
+  locate(key) {
+    if (this.#arrays.size === 0) return undefined;
+    // Every "/" from the right: "/a/b/c/0" tries "/a/b/c", "/a/b", "/a", ""
+    // (the root), then stops.
+    for (let end = key.lastIndexOf("/"); end >= 0; end = end > 0 ? key.lastIndexOf("/", end - 1) : -1) {
+      const path = key.slice(0, end);
+      const p = this.#arrays.get(path);
+      if (!p) continue;
+      const rest = key.slice(end + 1);
+      return METADATA_FILES.has(rest) ? undefined : { p, path, rest };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,118 @@
+// A Zarr v2 array's .zarray as withDataTypes presents it to zarrita, for
+// the dtypes zarrita lacks: complex ("<c8", ">c16": float components with a
+// trailing dimension of 2, the bytes unchanged), datetime64 and
+// timedelta64 ("<M8[ns]", ">m8[s]": int64), float16 ("<f2") where the
+// runtime has no Float16Array, structured dtypes (zarr-python 2's lists of
+// fields: uint8 with a trailing dimension of the record's bytes, every
+// field little-endian) and void ("|V8": raw bytes). zarrita builds v2 codec
+// chains itself, so where the bytes need converting the stored codec goes
+// in as the last filter, and the dtype zarrita sees needs no bytes codec of
+// its own.
+import { describe, invalidMetadata, prefix } from "../errors.js";
+import { parseV2Scalar, parseV2Structured } from "../types/v2-dtype.js";
+import { presentFill } from "./fill-value.js";
+import { zarritaReads } from "./presentation.js";
+import { checkShape, withTrailing } from "./shapes.js";
+import { codecFor, STORED_CODEC } from "./stored-codec.js";
+
+const PRESENTED = /^[<>|](c8|c16|f2|[Mm]8|V\d)/;
+
+/** Whether withDataTypes presents a v2 array of `dtype` (zarrita reads the rest). */
+export function presentsV2(dtype) {
+  return Array.isArray(dtype) || (typeof dtype === "string" && PRESENTED.test(dtype));
+}
+
+// The v2 dtype strings zarrita reads: "<f4" and the like.
+const V2_NAMES = new Map([["float32", "f4"], ["float64", "f8"], ["int64", "i8"], ["uint16", "u2"]]);
+
+/**
+ * @param {string} path the array's path, for messages
+ * @param {object} zarray
+ * @param {{floats: "float32" | "bits", rounded: boolean,
+ *   ticket: (conversion: object) => string}} options
+ * @returns {{doc: object, presented: import("./present-v3.js").Presented} | null}
+ */
+export function presentV2(path, zarray, { floats, rounded, ticket }) {
+  const where = `withDataTypes: array ${prefix(path, 256) || "/"}`;
+  if (!presentsV2(zarray.dtype)) return null;
+  const record = parseV2Structured(where, zarray.dtype);
+  const scalar = record ? undefined : parseV2Scalar(where, zarray.dtype);
+  if (!record && !scalar) return null;
+  const dataType = record ?? scalar.type;
+  const order = scalar?.order === ">" ? ">" : "<";
+  const t = dataType.info;
+  if (t.name === "float16" && zarritaReads("float16")) return null;
+  checkShape(where, "shape", zarray.shape);
+  checkShape(where, "chunks", zarray.chunks, { positive: true, rank: zarray.shape.length });
+  const separator = zarray.dimension_separator ?? ".";
+  if (separator !== "/" && separator !== ".") {
+    throw invalidMetadata(where, `dimension_separator must be "/" or ".", got ${describe(separator)}`);
+  }
+  const filters = zarray.filters ?? [];
+  if (!Array.isArray(filters)) throw invalidMetadata(where, `filters must be an array or null, got ${describe(filters)}`);
+  const complex = t.componentCount === 2 && t.typeClass === "float";
+  const time = Boolean(dataType.time);
+  const raw = t.typeClass === "raw";
+  let p;
+  if (record) {
+    p = { dataType, presented: "uint8", component: "uint8", trailing: dataType.bytes, widen: false, codec: true, kind: "record" };
+  } else if (raw) {
+    p = { dataType, presented: "uint8", component: "uint8", trailing: dataType.bytes, widen: false, codec: false, kind: "raw" };
+  } else if (complex) {
+    const component = t.name === "complex64" ? "float32" : "float64";
+    p = { dataType, presented: component, component, trailing: 2, widen: false, codec: false, kind: "zarrita" };
+  } else if (time) {
+    p = { dataType, presented: "int64", component: "int64", trailing: 0, widen: false, codec: false, kind: "time" };
+  } else if (floats === "bits") {
+    p = { dataType, presented: "uint16", component: "float16", trailing: 0, widen: false, codec: false, kind: "float" };
+  } else {
+    p = { dataType, presented: "float32", component: "float16", trailing: 0, widen: true, codec: true, kind: "float" };
+  }
+  if (p.trailing && zarray.order === "F") {
+    // zarrita would transpose the trailing dimension with the array.
+    throw invalidMetadata(where, `dtype ${describe(zarray.dtype)} in Fortran order cannot be presented (its trailing dimension would be transposed with the array); only order "C" is supported`);
+  }
+  if (!time && filters.length) {
+    const ids = filters.map((f) => (typeof f?.id === "string" ? JSON.stringify(prefix(f.id, 64)) : describe(f?.id)));
+    throw invalidMetadata(where, `filters [${ids.join(",")}] would run on the presented ${p.presented} values rather than the stored ones; withDataTypes cannot present this array`);
+  }
+  const fill = presentFill(where, p, zarray.fill_value, { nullable: true, rounded });
+  const doc = { ...zarray, fill_value: fill.value };
+  const chunks = withTrailing(where, "chunks", zarray.chunks, p.trailing);
+  if (p.codec) {
+    // The stored codec decodes the stored bytes (either byte order, or each
+    // field's own); zarrita, told a little-endian or one-byte dtype, adds
+    // no bytes codec of its own.
+    const conversion = {
+      codec: { name: "bytes", configuration: { endian: order === ">" ? "big" : "little" } },
+      dataType,
+      adapter: { floats: p.widen ? "float32" : "bits" },
+      dropTrailing: p.kind === "record",
+    };
+    codecFor(conversion, chunks).dispose();
+    doc.filters = [{ id: STORED_CODEC, ticket: ticket(conversion, where) }];
+    doc.dtype = p.kind === "record" ? "|u1" : "<f4";
+  } else if (p.kind === "raw") {
+    doc.dtype = "|u1";
+  } else {
+    doc.dtype = `${order}${V2_NAMES.get(p.presented)}`;
+  }
+  if (p.trailing) {
+    doc.shape = withTrailing(where, "shape", zarray.shape, p.trailing);
+    doc.chunks = chunks;
+  }
+  return {
+    doc,
+    presented: {
+      stored: zarray.dtype,
+      dataType,
+      floats,
+      trailing: p.trailing,
+      encoding: { name: "v2", separator },
+      rank: zarray.shape.length + (p.trailing ? 1 : 0),
+      presented: p.presented,
+      fillParts: fill.parts,
+      chunkShape: doc.chunks,
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Shards of an array whose fill zarrita cannot express (a complex fill whose
+// parts differ, record bytes that differ): zarrita fills a missing inner
+// chunk with one number, which would read a wrong value. withDataTypes
+// reads each shard's index as zarrita fetches it and refuses a shard that
+// misses an inner chunk (UNFILLABLE_CHUNK); every other shard reads.
+import { describe, invalidMetadata, isPlainObject, ZarrCodecError } from "../errors.js";
+
+const MISSING = 0xffffffffffffffffn;
+
+/**
+ * How a shard's index is laid out: [n x (offset, nbytes)] uint64 pairs,
+ * little- or big-endian, maybe followed by a crc32c, at the shard's end
+ * (or start). Index codecs beyond bytes and crc32c cannot be read here,
+ * so such an array is refused.
+ * @param {string} where
+ * @param {object} sharding the sharding_indexed configuration
+ * @param {number[]} shardShape the outer chunk shape
+ */
+export function shardIndexOf(where, sharding, shardShape) {
+  const inner = sharding.chunk_shape;
+  const entries = shardShape.reduce((n, d, i) => n * Math.ceil(d / inner[i]), 1);
+  const codecs = Array.isArray(sharding.index_codecs) ? sharding.index_codecs : [{ name: "bytes", configuration: { endian: "little" } }];
+  let little = true;
+  let checksum = 0;
+  codecs.forEach((c, i) => {
+    const name = isPlainObject(c) ? c.name : undefined;
+    if (i === 0 && name === "bytes") little = c.configuration?.endian !== "big";
+    else if (i === 1 && name === "crc32c") checksum = 4;
+    else {
+      throw invalidMetadata(
+        where,
+        `its fill_value has parts that differ, and its shard index codecs (${describe(name)}) are not bytes and crc32c, so missing inner chunks cannot be found before zarrita fills them with one number`,
+      );
+    }
+  });
+  return { entries, bytes: 16 * entries + checksum, little, atStart: sharding.index_location === "start" };
+}
+
+/**
+ * Whether a getRange request of a shard is the index's: zarrita reads
+ * inner chunks by offset and length, the index by suffix (at the end) or
+ * from offset 0 (at the start).
+ */
+export function isIndexRequest(index, range) {
+  if (index.atStart) return range?.offset === 0;
+  return range?.suffixLength !== undefined;
+}
+
+/**
+ * Refuses a shard (`bytes` its index, undefined where the shard is
+ * missing) that misses an inner chunk.
+ */
+export function checkShardIndex(index, bytes, key, path, fillParts) {
+  const why = (what) =>
+    new ZarrCodecError(
+      "UNFILLABLE_CHUNK",
+      `withDataTypes: shard ${key} of array ${path || "/"} ${what}, so it reads as the fill value ` +
+        `${JSON.stringify(fillParts.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension); ` +
+        "zarrita fills a missing inner chunk with one number, which would read a wrong value, so the read is refused",
+    );
+  if (bytes === undefined) throw why("is missing");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The pairs end where the checksum starts (a suffix read may hold more).
+  const first = index.atStart ? 0 : bytes.byteLength - (index.bytes);
+  for (let i = 0; i < index.entries && first >= 0 && first + 16 * i + 16 <= bytes.byteLength; i++) {
+    const offset = view.getBigUint64(first + 16 * i, index.little);
+    const length = view.getBigUint64(first + 16 * i + 8, index.little);
+    if (offset === MISSING && length === MISSING) throw why(`misses inner chunk ${i}`);
+  }
+}

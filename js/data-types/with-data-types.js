@@ -1,0 +1,305 @@
+// withDataTypes(store, { floats }): a store extension that makes zarrita
+// open every fixed-size data type of the specs and the zarr-extensions
+// registry, presenting each as a type zarrita knows (docs/data-types.md).
+//
+// It answers metadata keys with presented metadata (present-v3.js,
+// present-v2.js; in consolidated documents too), maps chunk keys of arrays
+// with a trailing dimension back to the stored ones (chunk-keys.js),
+// checks shards where zarrita would fill a missing inner chunk wrongly
+// (shard-index.js), and passes every other key through. What it learns of
+// an array lives in one ArrayCatalog (catalog.js); the conversions happen
+// in the codecs (stored-codec.js), so it relies on register(zarr.registry).
+// Shaped like zarrita 0.7's store extensions (a wrapper that overrides get,
+// getRange and set and delegates the rest, carrying arrayExtensions), and
+// built without zarrita so it works with 0.5 and 0.6 too.
+import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { hasUnsafeIntegers, parseLossless } from "../json/lossless.js";
+import { stringify } from "../json/stringify.js";
+import { fillMissingChunks, PREFETCHED } from "./array-extension.js";
+import { ArrayCatalog } from "./catalog.js";
+import { storedChunkKey } from "./chunk-keys.js";
+import { presentsV2, presentV2 } from "./present-v2.js";
+import { presentV3 } from "./present-v3.js";
+import { passesThrough } from "./presentation.js";
+import { checkShardIndex, isIndexRequest } from "./shard-index.js";
+import { delegate } from "./delegate.js";
+
+// How storedDataType and structFields find a store's catalog, through any
+// wrappers that delegate unknown properties (zarrita 0.7's extensions do).
+export const CATALOG = Symbol.for("zarr-codecs-wasm.withDataTypes.catalog");
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** "/a/b/zarr.json" -> ["/a/b", "zarr.json"]; the root's path is "". */
+function splitKey(key) {
+  const at = key.lastIndexOf("/");
+  return [key.slice(0, Math.max(at, 0)), key.slice(at + 1)];
+}
+
+function parse(bytes) {
+  try {
+    const text = decoder.decode(bytes);
+    return { text, doc: JSON.parse(text) };
+  } catch {
+    return undefined; // not JSON: zarrita reports it
+  }
+}
+
+// The exact fill of a document whose fill JSON.parse rounded (int64 counts
+// past 2^53): read again without rounding. `pick` finds the array in the
+// parsed document. Text that zarrita's consolidated layer re-serialized
+// (`rounded`) was rounded before it came here: its numbers stay as they
+// are, for the fill's checks to refuse.
+function exactFill(text, doc, pick = (d) => d, rounded = false) {
+  const array = pick(doc);
+  if (rounded || !hasUnsafeIntegers(array?.fill_value)) return array;
+  return { ...array, fill_value: pick(parseLossless(text)).fill_value };
+}
+
+/**
+ * @param {{get: Function}} store
+ * @param {{floats?: "float32" | "bits"}} [options]
+ * @param {() => Promise<void>} ensureReady the entry's ready()
+ */
+export function withDataTypesUsing(store, options, ensureReady) {
+  if (typeof store?.get !== "function") {
+    throw new ZarrCodecError(
+      "INVALID_INPUT",
+      `withDataTypes: expected a store (an object with get(key)), got ${describe(store)}`,
+    );
+  }
+  const floats = options?.floats ?? "float32";
+  if (floats !== "float32" && floats !== "bits") {
+    throw new ZarrCodecError(
+      "INVALID_CONFIGURATION",
+      `withDataTypes: floats must be "float32" or "bits", got ${describe(floats)}`,
+    );
+  }
+  // zarrita's consolidated-metadata wrappers (0.5 to 0.7) answer metadata
+  // from their own JSON round trip, which rounds numbers past 2^53.
+  const rounded = typeof store.contents === "function";
+  const wrapper = {};
+  const catalog = new ArrayCatalog(wrapper);
+  const presenting = { floats, rounded, ticket: (conversion, where) => catalog.ticket(conversion, where) };
+
+  // One array's metadata: presented (recorded in the catalog), or null
+  // where zarrita reads it as it is.
+  function present(path, doc, presenter) {
+    try {
+      const result = presenter(path, doc, presenting);
+      if (result) catalog.set(path, result.presented);
+      else catalog.forget(path);
+      return result?.doc ?? null;
+    } catch (error) {
+      catalog.forget(path);
+      throw error;
+    }
+  }
+
+  // An array of a consolidated document: its refusal must not stop the
+  // others from opening, so it is recorded and raised when the array is
+  // opened (zarrita 0.7's array extension) or read; zarrita opens a
+  // one-chunk stand-in.
+  function presentAlone(path, doc, presenter, original) {
+    try {
+      return present(path, doc, presenter) ?? original;
+    } catch (error) {
+      if (!(error instanceof ZarrCodecError)) throw error;
+      catalog.refuse(path, error);
+      return original.dtype !== undefined
+        ? { zarr_format: 2, dtype: "|u1", shape: [1], chunks: [1], order: "C", filters: null, compressor: null, fill_value: 0 }
+        : {
+            zarr_format: 3, node_type: "array", data_type: "uint8", shape: [1],
+            chunk_grid: { name: "regular", configuration: { chunk_shape: [1] } },
+            chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+            fill_value: 0, codecs: [{ name: "bytes" }],
+            attributes: isPlainObject(original.attributes) ? original.attributes : {},
+          };
+    }
+  }
+
+  const bytesOf = (doc) => encoder.encode(stringify(doc));
+
+  // ---- metadata -------------------------------------------------------------
+
+  async function zarrJson(key, opts) {
+    const bytes = await store.get(key, opts);
+    const parsed = bytes && parse(bytes);
+    if (!parsed) return bytes;
+    const { text, doc } = parsed;
+    const [path] = splitKey(key);
+    if (doc?.node_type === "array") {
+      if (passesThrough(doc.data_type)) {
+        catalog.forget(path);
+        return bytes;
+      }
+      await ensureReady();
+      const out = present(path, exactFill(text, doc, undefined, rounded), presentV3);
+      return out ? bytesOf(out) : bytes;
+    }
+    const entries = doc?.node_type === "group" && doc.consolidated_metadata?.metadata;
+    if (!isPlainObject(entries)) return bytes;
+    // Consolidated metadata: every array in it, each on its own.
+    let changed = false;
+    const metadata = [];
+    for (const [name, entry] of Object.entries(entries)) {
+      if (entry?.node_type !== "array" || passesThrough(entry.data_type)) {
+        metadata.push([name, entry]);
+        continue;
+      }
+      await ensureReady();
+      const entryPath = `${path}/${name.replace(/^\//, "")}`;
+      const exact = exactFill(text, doc, (d) => d.consolidated_metadata.metadata[name], rounded);
+      metadata.push([name, presentAlone(entryPath, exact, presentV3, entry)]);
+      changed = true;
+    }
+    if (!changed) return bytes;
+    // fromEntries keeps a member named "__proto__" a member.
+    return bytesOf({ ...doc, consolidated_metadata: { ...doc.consolidated_metadata, metadata: Object.fromEntries(metadata) } });
+  }
+
+  async function zarray(key, opts) {
+    const bytes = await store.get(key, opts);
+    const parsed = bytes && parse(bytes);
+    const [path] = splitKey(key);
+    if (!parsed) return bytes; // no v2 array here (zarrita tries both versions)
+    if (!presentsV2(parsed.doc?.dtype)) {
+      catalog.forget(path);
+      return bytes;
+    }
+    await ensureReady();
+    const out = present(path, exactFill(parsed.text, parsed.doc, undefined, rounded), presentV2);
+    return out ? bytesOf(out) : bytes;
+  }
+
+  const withNullDimension = (attrs) => ({ ...attrs, _ARRAY_DIMENSIONS: [...attrs._ARRAY_DIMENSIONS, null] });
+
+  // _ARRAY_DIMENSIONS (zarrita 0.7's dimension names of v2 arrays) gains a
+  // null for the trailing dimension. zarrita reads .zattrs before .zarray,
+  // so the .zarray is read here too (and again by zarrita: nothing is kept
+  // between requests).
+  async function zattrs(key, opts) {
+    const bytes = await store.get(key, opts);
+    const parsed = bytes && parse(bytes);
+    if (!parsed || !Array.isArray(parsed.doc?._ARRAY_DIMENSIONS)) return bytes;
+    const arrayBytes = await store.get(key.replace(/\.zattrs$/, ".zarray"), opts);
+    const array = arrayBytes && parse(arrayBytes);
+    if (!array || !presentsV2(array.doc?.dtype)) return bytes;
+    await ensureReady();
+    const [path] = splitKey(key);
+    let result;
+    try {
+      result = presentV2(path, exactFill(array.text, array.doc, undefined, rounded), presenting);
+    } catch (error) {
+      if (error instanceof ZarrCodecError) return bytes; // refused when the .zarray is read
+      throw error;
+    }
+    return result?.presented.trailing ? bytesOf(withNullDimension(parsed.doc)) : bytes;
+  }
+
+  // Consolidated v2 metadata (.zmetadata): each array's .zarray and .zattrs.
+  async function zmetadata(key, opts) {
+    const bytes = await store.get(key, opts);
+    const parsed = bytes && parse(bytes);
+    const entries = parsed?.doc?.metadata;
+    if (!isPlainObject(entries)) return bytes;
+    const [root] = splitKey(key);
+    const metadata = new Map(Object.entries(entries));
+    let changed = false;
+    for (const [name, entry] of Object.entries(entries)) {
+      if (!name.endsWith(".zarray") || !presentsV2(entry?.dtype)) continue;
+      await ensureReady();
+      const path = `${root}/${name.slice(0, -".zarray".length).replace(/\/$/, "")}`.replace(/\/$/, "");
+      const exact = exactFill(parsed.text, parsed.doc, (d) => d.metadata[name], rounded);
+      metadata.set(name, presentAlone(path, exact, presentV2, entry));
+      const attrsName = name.replace(/\.zarray$/, ".zattrs");
+      const attrs = hasOwn(entries, attrsName) ? entries[attrsName] : undefined;
+      if (catalog.get(path)?.trailing && Array.isArray(attrs?._ARRAY_DIMENSIONS)) {
+        metadata.set(attrsName, withNullDimension(attrs));
+      }
+      changed = true;
+    }
+    if (!changed) return bytes;
+    return bytesOf({ ...parsed.doc, metadata: Object.fromEntries(metadata) });
+  }
+
+  // ---- chunks ---------------------------------------------------------------
+
+  // The presented array `key` is a chunk of, and the key as stored.
+  function locate(key) {
+    const at = catalog.locate(key);
+    if (!at) return undefined;
+    if (at.p.refused) throw at.p.refused;
+    const storedKey = at.p.trailing ? storedChunkKey(at.p, at.path, at.rest) ?? key : key;
+    return { ...at, storedKey };
+  }
+
+  function missing(p, path, key) {
+    return new ZarrCodecError(
+      "UNFILLABLE_CHUNK",
+      `withDataTypes: chunk ${key} of array ${path || "/"} is missing, so it reads as the fill value ` +
+        `${JSON.stringify(p.fillParts.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension); ` +
+        "this zarrita fills a missing chunk with one number, which would read a wrong value, so the read is refused " +
+        "(zarrita >= 0.7 fills it, through withDataTypes' array extension)",
+    );
+  }
+
+  async function get(key, opts) {
+    const [, file] = splitKey(key);
+    if (file === "zarr.json") return zarrJson(key, opts);
+    if (file === ".zarray") return zarray(key, opts);
+    if (file === ".zattrs") return zattrs(key, opts);
+    if (file === ".zmetadata") return zmetadata(key, opts);
+    // Bytes the array extension fetched for this very request.
+    if (opts !== null && typeof opts === "object" && hasOwn(opts, PREFETCHED)) return opts[PREFETCHED];
+    const at = locate(key);
+    if (!at) return store.get(key, opts);
+    const bytes = await store.get(at.storedKey, opts);
+    if (bytes === undefined && at.p.fillParts && !at.p.shardIndex) throw missing(at.p, at.path, at.storedKey);
+    return bytes;
+  }
+
+  async function getRange(key, range, opts) {
+    const at = locate(key);
+    const bytes = await store.getRange(at ? at.storedKey : key, range, opts);
+    if (at?.p.shardIndex && isIndexRequest(at.p.shardIndex, range)) {
+      checkShardIndex(at.p.shardIndex, bytes, at.storedKey, at.path, at.p.fillParts);
+    }
+    return bytes;
+  }
+
+  async function set(key, value) {
+    const at = locate(key);
+    return store.set(at ? at.storedKey : key, value);
+  }
+
+  const overrides = {
+    get,
+    [CATALOG]: catalog,
+    arrayExtensions: [
+      ...(Array.isArray(store.arrayExtensions) ? store.arrayExtensions : []),
+      (array) => fillMissingChunks(array, catalog, locate, (key, opts) => store.get(key, opts)),
+    ],
+  };
+  if (typeof store.getRange === "function") overrides.getRange = getRange;
+  if (typeof store.set === "function") overrides.set = set;
+  return delegate(store, Object.assign(wrapper, overrides));
+}
+
+/**
+ * The data type an array opened through withDataTypes has in its metadata
+ * (a v3 name or object form; for v2 the dtype string, e.g. "<c8"), or
+ * undefined where nothing was presented.
+ * @param {{store?: object, path?: string}} array
+ */
+export function storedDataType(array) {
+  return presentedOf(array)?.stored;
+}
+
+/** What withDataTypes recorded of an array it presented, or undefined. */
+export function presentedOf(array) {
+  const catalog = array?.store?.[CATALOG];
+  const p = catalog instanceof ArrayCatalog ? catalog.get(array.path) : undefined;
+  return p && !p.refused ? p : undefined;
+}

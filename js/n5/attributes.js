@@ -1,0 +1,117 @@
+// An N5 attributes.json as the Zarr v3 metadata the n5_default codec's page
+// shows: an array where it has N5's array attributes, a group otherwise.
+// The array keeps the attributes' axis order, v2 chunk keys with "/", fill
+// 0, and every N5 attribute as a Zarr attribute; its compression becomes
+// the codec chain's compressor where Zarr has an equal codec.
+import { describe, invalidMetadata, isPlainObject, prefix } from "../errors.js";
+import { checkShape } from "../data-types/shapes.js";
+import { requireRegistration } from "../zarrita/registration.js";
+
+const DATA_TYPES = new Set(["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64"]);
+const BYTES = new Map([["8", 1], ["16", 2], ["32", 4], ["64", 8]]);
+const BLOSC_SHUFFLE = ["noshuffle", "shuffle", "bitshuffle"];
+// N5 compressions with no Zarr codec of the same format (lz4's N5 framing
+// differs from numcodecs' LZ4: zarr-developers/numcodecs#175).
+const NO_ZARR_CODEC = new Map([
+  ["bzip2", "bzip2"],
+  ["xz", "xz"],
+  ["lz4", "lz4 (N5's lz4 framing differs from Zarr's lz4 codec)"],
+  ["jpeg", "jpeg"],
+]);
+
+/** Whether attributes.json describes an array (else a group). */
+export function isN5Array(attributes) {
+  return isPlainObject(attributes) && "dimensions" in attributes && "dataType" in attributes;
+}
+
+function level(value, fallback) {
+  return Number.isInteger(value) && value >= 0 && value <= 9 ? value : fallback;
+}
+
+/** The Zarr codec of an N5 compression, or undefined for raw. */
+function compressorOf(where, compression, typesize) {
+  if (!isPlainObject(compression) || typeof compression.type !== "string") {
+    throw invalidMetadata(where, `compression must be an object with a type, got ${describe(compression)}`);
+  }
+  const { type } = compression;
+  switch (type) {
+    case "raw":
+      return undefined;
+    case "gzip":
+      // N5's gzip with useZlib writes zlib streams (zarr-python 2 does for Zlib).
+      return compression.useZlib === true
+        ? { name: "zlib", configuration: { level: level(compression.level, 6) } }
+        : { name: "gzip", configuration: { level: level(compression.level, 6) } };
+    case "blosc":
+      return {
+        name: "blosc",
+        configuration: {
+          cname: typeof compression.cname === "string" ? compression.cname : "lz4",
+          clevel: level(compression.clevel, 5),
+          shuffle: BLOSC_SHUFFLE[compression.shuffle] ?? "shuffle",
+          typesize,
+          blocksize: Number.isInteger(compression.blocksize) ? compression.blocksize : 0,
+        },
+      };
+    case "zstd":
+      return { name: "zstd", configuration: { level: Number.isInteger(compression.level) ? compression.level : 3, checksum: false } };
+    default: {
+      const why = NO_ZARR_CODEC.get(type);
+      throw invalidMetadata(
+        where,
+        why
+          ? `its N5 compression ${why} has no Zarr codec that reads it (N5 compressions read here: raw, gzip, blosc, zstd)`
+          : `its N5 compression ${JSON.stringify(prefix(type, 64))} is unknown (N5 compressions read here: raw, gzip, blosc, zstd)`,
+      );
+    }
+  }
+}
+
+/**
+ * zarr.json for an N5 array's attributes.json.
+ * @param {string} path the array's path, for messages
+ * @param {object} attributes
+ */
+export function n5ArrayMetadata(path, attributes) {
+  const where = `withN5: array ${prefix(path, 256) || "/"}`;
+  const { dimensions, blockSize, dataType } = attributes;
+  checkShape(where, "dimensions", dimensions);
+  checkShape(where, "blockSize", blockSize, { positive: true, rank: dimensions.length });
+  if (typeof dataType !== "string" || !DATA_TYPES.has(dataType)) {
+    throw invalidMetadata(where, `dataType must be one of N5's (${[...DATA_TYPES].join(", ")}), got ${describe(dataType)}`);
+  }
+  // N5 before 1.0 named only a type: "compressionType": "gzip".
+  const compression =
+    attributes.compression ?? (typeof attributes.compressionType === "string" ? { type: attributes.compressionType } : undefined);
+  const typesize = BYTES.get(dataType.replace(/^\D+/, ""));
+  const compressor = compressorOf(where, compression, typesize);
+  requireRegistration(where, "its blocks are read through the codec n5_default");
+  const rank = dimensions.length;
+  return {
+    zarr_format: 3,
+    node_type: "array",
+    shape: dimensions,
+    data_type: dataType,
+    chunk_grid: { name: "regular", configuration: { chunk_shape: blockSize } },
+    chunk_key_encoding: { name: "v2", configuration: { separator: "/" } },
+    fill_value: 0,
+    codecs: [
+      {
+        name: "n5_default",
+        configuration: {
+          codecs: [
+            { name: "transpose", configuration: { order: Array.from({ length: rank }, (_, i) => rank - 1 - i) } },
+            typesize === 1 ? { name: "bytes" } : { name: "bytes", configuration: { endian: "big" } },
+            ...(compressor ? [compressor] : []),
+          ],
+        },
+      },
+    ],
+    attributes,
+  };
+}
+
+/** zarr.json for an N5 group (attributes.json without array attributes, or none). */
+export function n5GroupMetadata(attributes) {
+  return { zarr_format: 3, node_type: "group", attributes: isPlainObject(attributes) ? attributes : {} };
+}

@@ -1,0 +1,211 @@
+// The `n5_default` codec (zarr-extensions, codecs/n5_default): an N5
+// block in "default" mode as a Zarr v3 chunk. A block is a header (mode,
+// dimension count, the block's shape, all big-endian) and then its values
+// in N5 order, big-endian, through at most one bytes -> bytes codec. The
+// codec's configuration spells the inner chain out: a full-reversal
+// transpose, a big-endian bytes codec, and maybe that compressor, taken
+// from the registry `register` was given (gzip, zlib, blosc, zstd as
+// zarrita has them).
+//
+// Decoding parses the header (here), runs the compressor, then turns the
+// block into the chunk in one pass in wasm: big-endian to native,
+// transposed, and padded with the fill value where the block is a
+// truncated boundary block (Java N5 writes those; zarr-python 2 and
+// TensorStore pad). Encoding writes a mode-0 block of the chunk's shape.
+import { configurationOf, metaOf, shapeOf } from "../codecs/arguments.js";
+import { bytesOf, chunkBytes, cOrderStrides, allocate } from "../codecs/chunk.js";
+import { containerFor } from "../codecs/containers.js";
+import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { metaDataType } from "../types/data-type.js";
+import { callWithSlots } from "../wasm/io.js";
+import { WasmInstance } from "../wasm/instance.js";
+import { wasm } from "../wasm/load.js";
+import { fillBytes } from "../data-types/fill-bytes.js";
+
+/**
+ * What withN5 attaches to each block it fetches (a Uint8Array property):
+ * the block's key, for messages, and its array's fill value (0: withN5's
+ * arrays have no other), for zarrita 0.5 and 0.6, which do not give codecs
+ * the fill value.
+ */
+export const N5_BLOCK = Symbol.for("zarr-codecs-wasm.n5.block");
+
+const MODES = new Map([[0, "default"], [1, "varlength"], [2, "object"]]);
+
+function invalid(message) {
+  return new ZarrCodecError("INVALID_CONFIGURATION", `n5_default: ${message}`);
+}
+
+/**
+ * The inner chain: [transpose with order [n-1, ..., 0], bytes (endian
+ * "big", or none for one-byte types), maybe one bytes -> bytes codec].
+ */
+function innerChain(configuration, rank, elementBytes) {
+  const config = configurationOf("n5_default", configuration, ["codecs"], '(expected "codecs")');
+  const codecs = config.codecs;
+  if (!Array.isArray(codecs) || codecs.length < 2 || codecs.length > 3) {
+    throw invalid(`codecs must be [transpose, bytes] and at most one bytes -> bytes codec, got ${describe(codecs)}`);
+  }
+  const [transpose, bytes, compressor] = codecs;
+  const reversal = Array.from({ length: rank }, (_, i) => rank - 1 - i);
+  const order = isPlainObject(transpose) && isPlainObject(transpose.configuration) ? transpose.configuration.order : undefined;
+  if (transpose?.name !== "transpose" || !Array.isArray(order) || order.length !== rank || order.some((v, i) => v !== reversal[i])) {
+    throw invalid(`the first codec must be a transpose with order [${reversal.join(", ")}] (N5 blocks are in reversed axis order), got ${describe(transpose?.name)} with order ${describe(order)}`);
+  }
+  const endian = isPlainObject(bytes) && isPlainObject(bytes.configuration) ? bytes.configuration.endian : undefined;
+  if (bytes?.name !== "bytes" || !(endian === "big" || (endian === undefined && elementBytes === 1))) {
+    throw invalid(`the second codec must be bytes with endian "big" (N5 blocks are big-endian), got ${describe(bytes?.name)} with endian ${describe(endian)}`);
+  }
+  if (compressor !== undefined && !(isPlainObject(compressor) && typeof compressor.name === "string")) {
+    throw invalid(`the third codec must be a bytes -> bytes codec { name, configuration }, got ${describe(compressor)}`);
+  }
+  return compressor;
+}
+
+export class N5DefaultCodec {
+  kind = "array_to_bytes";
+  #core;
+  #shape;
+  #stride;
+  #ArrayType;
+  #fill;
+  #compressor;
+  #registry;
+  #inner;
+
+  /**
+   * @param {{codecs: object[]}} configuration
+   * @param {{dataType: string, shape: number[], fillValue?: unknown}} meta
+   * @param {{registry?: Map<string, () => Promise<unknown>>, module?: object}} [adapter]
+   *   internal; the registry is where the compressor comes from
+   */
+  constructor(configuration, meta, adapter = {}) {
+    const m = metaOf("n5_default", meta);
+    const shape = shapeOf("n5_default", m.shape);
+    const dataType = metaDataType("n5_default", m);
+    const module = adapter.module ?? wasm();
+    this.#core = new WasmInstance(this, module, new module.N5BlockCodec(dataType.descriptor, shape.text), "n5_default");
+    this.#compressor = innerChain(configuration, shape.dims.length, dataType.bytes);
+    this.#shape = shape.dims;
+    this.#stride = cOrderStrides(shape.dims);
+    this.#ArrayType = containerFor(this.#core.live.valueType());
+    this.#registry = adapter.registry;
+    // zarrita 0.7 passes the array's fill value; 0.5 and 0.6 do not.
+    if (m.fillValue !== undefined && m.fillValue !== null) {
+      this.#fill = fillBytes("n5_default", dataType, m.fillValue);
+    }
+    if (this.#compressor && !this.#registry) {
+      throw invalid(`the compressor ${JSON.stringify(this.#compressor.name)} comes from a zarrita registry: create the codec through register(zarr.registry), or without a compressor`);
+    }
+  }
+
+  /**
+   * @param {{codecs: object[]}} configuration
+   * @param {{dataType: string, shape: number[]}} meta
+   */
+  static fromConfig(configuration, meta) {
+    return new N5DefaultCodec(configuration, meta);
+  }
+
+  // The compressor, from the registry, once.
+  async #innerCodec() {
+    if (!this.#compressor) return undefined;
+    this.#inner ??= (async () => {
+      const { name, configuration } = this.#compressor;
+      const load = this.#registry.get(name);
+      if (typeof load !== "function") {
+        throw invalid(`the compressor ${JSON.stringify(name)} is not in the zarrita registry`);
+      }
+      const Codec = await load();
+      const codec = Codec.fromConfig(configuration ?? {}, { dataType: "uint8", data_type: "uint8", shape: [0] });
+      if (codec.kind !== "bytes_to_bytes") {
+        throw invalid(`the third codec must be a bytes -> bytes codec, and ${JSON.stringify(name)} is ${describe(codec.kind)}`);
+      }
+      return codec;
+    })().catch((error) => {
+      this.#inner = undefined;
+      throw error;
+    });
+    return this.#inner;
+  }
+
+  #blockError(bytes, code, message) {
+    const key = hasOwn(bytes, N5_BLOCK) ? bytes[N5_BLOCK].key : undefined;
+    return new ZarrCodecError(code, `n5_default: block${key ? ` ${key}` : ""}: ${message}`);
+  }
+
+  /**
+   * @param {Uint8Array} input a whole N5 block
+   * @returns {Promise<{data: ArrayLike<unknown>, shape: number[], stride: number[]}>}
+   */
+  async decode(input) {
+    const block = bytesOf("n5_default", "decode input", input);
+    const rank = this.#shape.length;
+    if (block.byteLength < 4) {
+      throw this.#blockError(input, "LENGTH_MISMATCH", `needs a header of at least 4 bytes, got ${block.byteLength}`);
+    }
+    const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+    const mode = view.getUint16(0);
+    if (mode !== 0) {
+      const name = MODES.get(mode);
+      throw this.#blockError(input, "INVALID_INPUT", `its header says mode ${mode}${name ? ` (${name})` : ""}; only mode 0 (default) blocks can be read`);
+    }
+    const dims = view.getUint16(2);
+    if (dims !== rank) {
+      throw this.#blockError(input, "INVALID_INPUT", `its header has ${dims} dimensions, but the array has ${rank}`);
+    }
+    const header = 4 + 4 * rank;
+    if (block.byteLength < header) {
+      throw this.#blockError(input, "LENGTH_MISMATCH", `needs a header of ${header} bytes for ${rank} dimensions, got ${block.byteLength}`);
+    }
+    const shape = new Uint32Array(rank);
+    for (let i = 0; i < rank; i++) shape[i] = view.getUint32(4 + 4 * i);
+    let payload = block.subarray(header);
+    const inner = await this.#innerCodec();
+    if (inner) payload = bytesOf("n5_default", "the decompressed block", await inner.decode(payload));
+    const fill = this.#fill ?? (hasOwn(input, N5_BLOCK) ? new Uint8Array(this.#ArrayType.BYTES_PER_ELEMENT) : new Uint8Array(0));
+    const core = this.#core;
+    const n = core.live.chunkBytes();
+    const data = allocate("n5_default", this.#ArrayType, n);
+    const failed = callWithSlots(
+      core.module,
+      "_zcw_n5_decode",
+      [payload, new Uint8Array(shape.buffer), fill],
+      [new Uint8Array(data.buffer)],
+      [core.handle, payload.length, rank, fill.length, n],
+    );
+    if (failed) {
+      const { code, message } = core.live.lastStatus();
+      throw this.#blockError(input, code, message.replace(/^n5_default: /, ""));
+    }
+    return { data, shape: this.#shape, stride: this.#stride };
+  }
+
+  /**
+   * @param {{data: ArrayBufferView}} chunk
+   * @returns {Promise<Uint8Array>} a mode-0 block of the chunk's shape
+   */
+  async encode(chunk) {
+    const core = this.#core;
+    const values = chunkBytes("n5_default", chunk, this.#ArrayType);
+    const n = core.live.chunkBytes();
+    let payload = allocate("n5_default", Uint8Array, n);
+    if (callWithSlots(core.module, "_zcw_n5_encode", [values], [payload], [core.handle, values.length, n])) core.fail();
+    const inner = await this.#innerCodec();
+    if (inner) payload = bytesOf("n5_default", "the compressed block", await inner.encode(payload));
+    const rank = this.#shape.length;
+    const out = new Uint8Array(4 + 4 * rank + payload.byteLength);
+    const view = new DataView(out.buffer);
+    view.setUint16(0, 0);
+    view.setUint16(2, rank);
+    this.#shape.forEach((d, i) => view.setUint32(4 + 4 * i, d));
+    out.set(payload, 4 + 4 * rank);
+    return out;
+  }
+
+  /** Frees the wasm side now (it is freed when collected otherwise). */
+  dispose() {
+    this.#core.dispose();
+  }
+}
+if (typeof Symbol.dispose === "symbol") N5DefaultCodec.prototype[Symbol.dispose] = N5DefaultCodec.prototype.dispose;

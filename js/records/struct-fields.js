@@ -1,0 +1,127 @@
+// structFields(result, arr): a read of a struct array that withDataTypes
+// presented (uint8 with a trailing dimension of the record's bytes) split
+// into named columns, each as withDataTypes presents that field's type
+// (int4 -> Int8Array, float8 -> Float32Array or bits per the store's
+// `floats`, datetime -> BigInt64Array, complex and shaped fields with
+// their trailing dimensions, strings as zarrita's UnicodeStringArray, a
+// nested struct as a nested object of the same form), like an Arrow struct
+// column's children. The split runs in wasm (codecs/record_columns.h),
+// from the one parsed record type withDataTypes keeps for the array.
+import { allocate, bytesOf, cOrderStrides } from "../codecs/chunk.js";
+import { containerFor } from "../codecs/containers.js";
+import { presentedOf } from "../data-types/with-data-types.js";
+import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { callWithSlots } from "../wasm/io.js";
+import { WasmInstance } from "../wasm/instance.js";
+import { wasm } from "../wasm/load.js";
+import { lastZarritaContainers } from "../zarrita/containers.js";
+
+// One split per record type and floats mode, kept (a viewer splits read
+// after read); a bound keeps the set small.
+const splitters = new Map();
+const MAX_SPLITTERS = 32;
+
+function splitterFor(descriptor, float32) {
+  const key = `${float32 ? "f" : "b"}${descriptor}`;
+  let s = splitters.get(key);
+  if (s) return s;
+  if (splitters.size >= MAX_SPLITTERS) {
+    const [oldest, old] = splitters.entries().next().value;
+    old.core.dispose();
+    splitters.delete(oldest);
+  }
+  const module = wasm();
+  s = {};
+  s.core = new WasmInstance(s, module, new module.RecordColumns(descriptor, float32), "structFields");
+  const live = s.core.live;
+  s.leaves = Array.from({ length: live.leaves() }, (_, k) => ({
+    valueType: live.leafValueType(k),
+    values: live.leafValuesPerRecord(k),
+    bytes: live.leafBytesPerRecord(k),
+  }));
+  splitters.set(key, s);
+  return s;
+}
+
+// A member of its own even for a name like "__proto__" (field names come
+// from metadata).
+function setOwn(object, key, value) {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  return value;
+}
+
+function refuse(message) {
+  return new ZarrCodecError("INVALID_INPUT", `structFields: ${message}`);
+}
+
+/**
+ * @param {{data: ArrayBufferView, shape: number[], stride: number[]}} result
+ *   what zarr.get returned for the array (or a chunk of it)
+ * @param {{store: object, path: string}} arr the array, opened through withDataTypes
+ * @returns {Record<string, {data: ArrayLike<unknown>, shape: number[], stride: number[]} | object>}
+ */
+export function structFields(result, arr) {
+  const p = presentedOf(arr);
+  const record = p?.dataType?.record;
+  if (!record) {
+    throw refuse(
+      `array ${describe(arr?.path)} is not a struct array opened through withDataTypes (its stored data type: ${describe(p?.stored)})`,
+    );
+  }
+  if (!isPlainObject(result) || !Array.isArray(result.shape) || !Array.isArray(result.stride)) {
+    throw refuse(`expected what zarr.get returned ({ data, shape, stride }), got ${describe(result)}`);
+  }
+  const { shape, stride } = result;
+  const R = record.bytes;
+  if (shape[shape.length - 1] !== R || stride[stride.length - 1] !== 1) {
+    throw refuse(`expected the record's ${R} bytes as the last dimension (stride 1), got shape [${shape.join(", ")}] and stride [${stride.join(", ")}]`);
+  }
+  const outer = shape.slice(0, -1);
+  const outerStride = stride.slice(0, -1).map((s) => s / R);
+  if (!outerStride.every(Number.isInteger)) throw refuse(`the strides [${stride.join(", ")}] do not keep whole records together`);
+  const records = outer.reduce((a, b) => a * b, 1);
+  const bytes = bytesOf("structFields", "result.data", result.data);
+  if (bytes.byteLength !== records * R) {
+    throw refuse(`result.data has ${bytes.byteLength} bytes, but shape [${shape.join(", ")}] needs ${records * R}`);
+  }
+  const s = splitterFor(record.descriptor, p.floats === "float32");
+  const columns = s.leaves.map((leaf) => allocate("structFields", containerFor(leaf.valueType), records * leaf.bytes));
+  const lengths = new Float64Array(s.leaves.map((leaf) => records * leaf.bytes));
+  const failed = callWithSlots(
+    s.core.module,
+    "_zcw_split_records",
+    [bytes, new Uint8Array(lengths.buffer)],
+    columns.map((c) => new Uint8Array(c.buffer)),
+    [s.core.handle, bytes.byteLength, columns.length],
+  );
+  if (failed) s.core.fail();
+  const { wrapBool, wrapStrings } = lastZarritaContainers();
+  const out = {};
+  record.leaves.forEach((leaf, k) => {
+    const { valueType, values } = s.leaves[k];
+    // The leaf's own dimensions after the array's: a v2 field's shape, then
+    // (real, imaginary) or the bytes of raw values; strings hold their
+    // code points in one element.
+    const info = leaf.type.info;
+    const inner = [...leaf.shape];
+    if (info.typeClass === "raw") inner.push(info.containerBytes);
+    else if (info.componentCount === 2 && info.typeClass === "float") inner.push(2);
+    const perRecord = inner.reduce((a, b) => a * b, 1);
+    let data = columns[k];
+    if (valueType === "utf32") {
+      const chars = values / perRecord;
+      data = wrapStrings ? wrapStrings(new Uint8Array(data.buffer), chars) : data;
+    } else if (valueType === "bool" && wrapBool) {
+      data = wrapBool(new Uint8Array(data.buffer));
+    }
+    const column = {
+      data,
+      shape: [...outer, ...inner],
+      stride: [...outerStride.map((st) => st * perRecord), ...cOrderStrides(inner)],
+    };
+    let at = out;
+    for (const name of leaf.path.slice(0, -1)) at = hasOwn(at, name) ? at[name] : setOwn(at, name, {});
+    setOwn(at, leaf.path[leaf.path.length - 1], column);
+  });
+  return out;
+}

@@ -1,0 +1,46 @@
+// diagnostics(): what the module instance can tell about itself, and the
+// implementation switch simdutf-style libraries offer: force the scalar
+// reference or the portable kernels to rule the SIMD ones in or out of a
+// suspected bug (the test suite runs every implementation this way), count
+// live codec instances (a leak shows as a count that only grows), read the
+// size of wasm memory, and time a codec's kernel alone (the benchmark).
+// Documented in docs/reliability.md. Call after ready().
+import { coreOf } from "../codecs/wasm-codec.js";
+import { describe, ZarrCodecError } from "../errors.js";
+import { wasm } from "./load.js";
+
+const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
+
+export function diagnostics() {
+  const m = wasm();
+  return {
+    /** "simd" (the default), "portable" or "reference". */
+    implementation: () => m.implementation(),
+    /** Every kernel call of this module instance uses `name` from now on. */
+    setImplementation(name) {
+      if (!IMPLEMENTATIONS.has(name)) {
+        throw new ZarrCodecError("INVALID_INPUT", `diagnostics: implementation must be "reference", "portable" or "simd", got ${describe(name)}`);
+      }
+      m.setImplementation(name);
+    },
+    /** C++ codec instances alive (codecs not yet collected or disposed). */
+    liveInstances: () => m.liveInstances(),
+    /** Bytes of wasm memory (it grows, never shrinks). */
+    wasmMemoryBytes: () => m.HEAPU8.length,
+    /**
+     * Runs `codec`'s kernel on one scratch block `repetitions` times, with
+     * nothing copied in or out (a bytes, packbits or numcodecs.packbits
+     * codec of this instance).
+     */
+    runKernel(codec, direction, repetitions) {
+      const core = codec?.[coreOf];
+      if (!core || core.module !== m) {
+        throw new ZarrCodecError("INVALID_INPUT", `diagnostics: runKernel needs a codec of this package, got ${describe(codec)}`);
+      }
+      if ((direction !== "decode" && direction !== "encode") || !Number.isSafeInteger(repetitions) || repetitions < 0) {
+        throw new ZarrCodecError("INVALID_INPUT", 'diagnostics: runKernel(codec, "decode" | "encode", repetitions >= 0)');
+      }
+      core.live.runKernel(direction === "decode", repetitions);
+    },
+  };
+}

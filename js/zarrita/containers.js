@@ -1,0 +1,41 @@
+// zarrita's own containers: BoolArray for bool, UnicodeStringArray for
+// fixed-width strings. Taken from the registry's own `bytes` codec (so it
+// is the caller's zarrita copy) by decoding one element with it; without
+// one, bools stay Uint8Array and strings their Uint32Array code units.
+// The last registered zarrita's are also what structFields hands out.
+
+let last = {};
+
+function probe(Fallback, dataType, bytes) {
+  try {
+    return Fallback?.fromConfig({ endian: "little" }, { dataType, data_type: dataType, shape: [1] }).decode(bytes).data;
+  } catch {
+    return undefined; // not zarrita's BytesCodec
+  }
+}
+
+/**
+ * @returns {{wrapBool?: (bytes: Uint8Array) => unknown,
+ *   wrapStrings?: (bytes: Uint8Array, chars: number) => unknown}}
+ */
+export function zarritaContainers(Fallback) {
+  const out = {};
+  const bool = probe(Fallback, "bool", new Uint8Array(1));
+  const BoolArray = bool?.constructor;
+  if (typeof bool?.get === "function" && BoolArray !== Uint8Array) {
+    out.wrapBool = (bytes) => new BoolArray(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  const text = probe(Fallback, "v2:U1", new Uint8Array(4));
+  const UnicodeStringArray = text?.constructor;
+  if (typeof text?.get === "function" && text.chars === 1) {
+    out.wrapStrings = (bytes, chars) =>
+      new UnicodeStringArray(chars, bytes.buffer, bytes.byteOffset, bytes.byteLength / (4 * chars));
+  }
+  last = out;
+  return out;
+}
+
+/** The containers of the zarrita registered last (structFields' strings). */
+export function lastZarritaContainers() {
+  return last;
+}
