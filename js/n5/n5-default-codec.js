@@ -118,7 +118,8 @@ export class N5DefaultCodec {
       }
       const Codec = await load();
       const codec = Codec.fromConfig(configuration ?? {}, { dataType: "uint8", data_type: "uint8", shape: [0] });
-      if (codec.kind !== "bytes_to_bytes") {
+      // numcodecs.js's codecs name no kind: zarrita takes them as bytes -> bytes too.
+      if (codec.kind !== undefined && codec.kind !== "bytes_to_bytes") {
         throw invalid(`the third codec must be a bytes -> bytes codec, and ${JSON.stringify(name)} is ${describe(codec.kind)}`);
       }
       return codec;
