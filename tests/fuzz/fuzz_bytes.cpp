@@ -1,8 +1,10 @@
-// bytes: codecs from any type, endian and presentation; decode of any bytes,
-// the three implementations agreeing; encode after decode gives the input
-// back in its canonical form (bool as 0/1, sub-byte values extended, NaN
-// codes as the spec's); encode of any values fails exactly where a value
-// has no stored form, and otherwise decodes back.
+// bytes: codecs from any type (records and fixed-length strings too),
+// endian and presentation; decode of any bytes, the three implementations
+// agreeing; encode after decode gives the input back in its canonical form
+// (bool as 0/1, sub-byte values extended, NaN codes as the spec's); decode
+// fails exactly where a string's code unit is past U+10FFFF, encode exactly
+// where a value has no stored form (or a string outgrows its capacity), and
+// otherwise decodes back.
 #include <cmath>
 #include <cstring>
 
@@ -53,6 +55,18 @@ std::vector<uint8_t> canonical(const BytesCodec& c, const std::vector<uint8_t>& 
   return out;
 }
 
+// Whether every little-endian code unit of `units` is a code point, and
+// with `spare`, every (n+1)-th unit of strings of n is 0.
+bool strings_hold(const std::vector<uint8_t>& units, uint32_t n, bool spare) {
+  for (size_t i = 0; i + 4 <= units.size(); i += 4) {
+    uint32_t u;
+    std::memcpy(&u, units.data() + i, 4);
+    if (u > 0x10FFFF) return false;
+    if (spare && (i / 4) % (n + 1) == n && u != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -63,7 +77,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t e = in.byte() % 4;
   std::optional<std::string_view> endian;
   if (e < 3) endian = endians[e];
-  const Presentation presentation = in.byte() % 2 ? Presentation::kFloat32 : Presentation::kStored;
+  const Presentation presentations[] = {Presentation::kStored, Presentation::kFloat32,
+                                        Presentation::kSpareCodePoint};
+  const Presentation presentation = presentations[in.byte() % 3];
   std::vector<uint64_t> shape = in.shape(4096);
   const std::vector<uint8_t> payload = in.rest();
 
@@ -71,9 +87,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!codec.status().ok()) return 0;
   const bool big = endian && *endian == "big";
 
+  const DataType& t = codec.type();
+  const bool strings = t.type_class == TypeClass::kString;
+  std::vector<uint8_t> stored_le = payload;
+  if (strings && big) byteswap(Impl::kReference, stored_le.data(), stored_le.data(), stored_le.size() / 4, 4);
   std::vector<uint8_t> decoded;
   const Status decoded_status = fuzz::decode_agreeing(codec, payload, &decoded);
-  check(decoded_status.ok() == (payload.size() == codec.encoded_bytes()));
+  const bool right_length = payload.size() == codec.encoded_bytes();
+  check(decoded_status.ok() == (right_length && (!strings || strings_hold(stored_le, 0, false))));
+  if (right_length && !decoded_status.ok()) check(decoded_status.code() == ErrorCode::kValueOutOfRange);
   if (decoded_status.ok()) {
     std::vector<uint8_t> again;
     check(fuzz::encode_agreeing(codec, decoded, &again).ok());
@@ -83,8 +105,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Encode values made from the payload.
   const std::vector<uint8_t> values = fuzz::cycled(payload, codec.decoded_bytes());
   bool holdable = true;
-  const DataType& t = codec.type();
-  if (presentation == Presentation::kFloat32) {
+  if (strings) {
+    holdable = strings_hold(values, t.component_count, presentation == Presentation::kSpareCodePoint);
+  } else if (presentation == Presentation::kFloat32) {
     for (size_t i = 0; i + 4 <= values.size(); i += 4) {
       uint32_t bits, code;
       std::memcpy(&bits, values.data() + i, 4);

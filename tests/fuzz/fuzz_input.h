@@ -61,7 +61,12 @@ inline const std::vector<std::string>& type_names() {
       "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
       "float8_e8m0fnu", "complex_float8_e4m3", "complex_float8_e8m0fnu",
       "numpy.datetime64", "numpy.timedelta64", "r8", "r16", "r24", "r64",
-      "r12", "int3", "string", ""};
+      "r12", "int3", "string", "",
+      // Records and strings (descriptors as the JS layer writes them).
+      "struct:int16,uint8", "struct:int32,uint8,float64",
+      "struct:complex64,int16*3,bool", "struct:int16>,uint32<,fixed_length_utf32/8",
+      "struct:uint64*40,int16", "struct:uint8,r24", "fixed_length_utf32/4",
+      "fixed_length_utf32/12", "struct:", "struct:int8*0", "fixed_length_utf32/6"};
   return names;
 }
 
