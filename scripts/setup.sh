@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, skipping what is already there:
 # Debian's Emscripten (with clang-14 and its sanitizer runtimes), GoogleTest,
-# Chromium for the browser tests, and the npm dev dependencies. Safe to run
-# again.
+# Chromium for the browser tests, zarr-python 2 (an independent N5 reader
+# for the write tests), and the npm dev dependencies. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,8 @@ dpkg -s libgtest-dev >/dev/null 2>&1 || need+=(libgtest-dev)
 command -v cmake >/dev/null || need+=(cmake)
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# The N5 write tests read their blocks back with Debian's zarr-python 2.
+/usr/bin/python3 -c "import zarr.n5, numcodecs" 2>/dev/null || need+=(python3-zarr python3-numcodecs)
 if ((${#need[@]})); then
   echo "setup: installing ${need[*]} from Debian"
   sudo=""

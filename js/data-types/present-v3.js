@@ -35,7 +35,7 @@ function conversionFor(where, entry, p, chunkShape) {
   if (!p.codec) return undefined;
   const complex = p.trailing === 2 && p.kind !== "record" && p.kind !== "raw";
   const conversion = {
-    codec: { name: entry.name, configuration: entry.configuration },
+    codec: { name: entry.name, configuration: legacyEndian(where, entry, p.dataType) },
     dataType: complex ? parseDataType(where, p.component) : p.dataType,
     adapter: { floats: p.widen ? "float32" : "bits", spareCodePoint: p.kind === "string" },
     dropTrailing: p.kind === "record" || p.kind === "raw",
@@ -49,6 +49,21 @@ function conversionFor(where, entry, p, chunkShape) {
   }
   codec.dispose();
   return conversion;
+}
+
+// Arrays written before the struct type was registered ("structured") may
+// have a bytes codec with no endian: their page says to read them as
+// little-endian (and to warn, once).
+const warned = new Set();
+function legacyEndian(where, entry, dataType) {
+  const configuration = entry.configuration;
+  const endian = isPlainObject(configuration) ? configuration.endian : undefined;
+  if (!dataType.legacy || (entry.name !== "bytes" && entry.name !== "endian") || endian !== undefined) return configuration;
+  if (dataType.info.typeClass === "record" && !warned.has(where)) {
+    warned.add(where);
+    console.warn(`${where}: its structured data type's bytes codec has no endian; read as little-endian, as the structured page says`);
+  }
+  return { ...(isPlainObject(configuration) ? configuration : {}), endian: "little" };
 }
 
 /**

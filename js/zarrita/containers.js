@@ -6,6 +6,19 @@
 
 let last = {};
 
+// zarrita's containers take an ArrayBuffer of their own realm (they test
+// `instanceof ArrayBuffer`); bytes from another realm (a test runner's vm
+// context, a worker's transfer) are copied into a fresh container instead.
+function wrap(bytes, view, fresh) {
+  try {
+    return view(bytes.buffer);
+  } catch {
+    const out = fresh();
+    new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes);
+    return out;
+  }
+}
+
 function probe(Fallback, dataType, bytes) {
   try {
     return Fallback?.fromConfig({ endian: "little" }, { dataType, data_type: dataType, shape: [1] }).decode(bytes).data;
@@ -23,13 +36,18 @@ export function zarritaContainers(Fallback) {
   const bool = probe(Fallback, "bool", new Uint8Array(1));
   const BoolArray = bool?.constructor;
   if (typeof bool?.get === "function" && BoolArray !== Uint8Array) {
-    out.wrapBool = (bytes) => new BoolArray(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    out.wrapBool = (bytes) => wrap(bytes, (buffer) => new BoolArray(buffer, bytes.byteOffset, bytes.byteLength), () => new BoolArray(bytes.byteLength));
   }
   const text = probe(Fallback, "v2:U1", new Uint8Array(4));
   const UnicodeStringArray = text?.constructor;
   if (typeof text?.get === "function" && text.chars === 1) {
+    const count = (bytes, chars) => bytes.byteLength / (4 * chars);
     out.wrapStrings = (bytes, chars) =>
-      new UnicodeStringArray(chars, bytes.buffer, bytes.byteOffset, bytes.byteLength / (4 * chars));
+      wrap(
+        bytes,
+        (buffer) => new UnicodeStringArray(chars, buffer, bytes.byteOffset, count(bytes, chars)),
+        () => new UnicodeStringArray(chars, count(bytes, chars)),
+      );
   }
   last = out;
   return out;
