@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# npm run fuzz [-- SECONDS]: builds the libFuzzer targets (clang-14, with
-# ASan and UBSan) and runs each for SECONDS (default 60), starting from the
-# seed corpus in tests/fuzz/corpus. New corpus entries go to build/fuzz/
-# (not the repository). Exits non-zero on any crash, leak or failed check.
+# npm run fuzz [-- SECONDS [native|js|all]]: the fuzzers, each for SECONDS
+# (default 60):
+#   native  the libFuzzer targets of the core (clang-14, with ASan and
+#           UBSan), starting from the seed corpus in tests/fuzz/corpus; new
+#           corpus entries go to build/fuzz/ (not the repository);
+#   js      the metadata fuzzer and the codec-configuration fuzzer
+#           (tests/fuzz/js/, seeded with the date; the seed is printed).
+# Exits non-zero on any crash, leak or failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
+which="${2:-all}"
+if [ "$which" = js ] || [ "$which" = all ]; then
+  seed=$(date +%s)
+  node tests/fuzz/js/metadata.mjs "$seconds" "$((seed % 100000))" 2>/dev/null
+  node tests/fuzz/js/codec-config.mjs "$seconds" "$((seed % 100000))" 2>/dev/null
+fi
+[ "$which" = js ] && exit 0
 cmake -S . -B build/fuzz -DZCW_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/fuzz -j"$(nproc)" >/dev/null
 for target in bytes packbits numcodecs; do

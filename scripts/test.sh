@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 echo "== native core tests (clang-14, ASan + UBSan, CTest)"
 bash scripts/test-native.sh
-echo "== fuzz smoke run (libFuzzer + ASan + UBSan, 5 s per target)"
-bash scripts/fuzz.sh 5
+echo "== fuzz smoke run (libFuzzer + ASan + UBSan, 5 s per target; the JS fuzzers run in Jest)"
+bash scripts/fuzz.sh 5 native
 echo "== wasm build"
 bash scripts/build-wasm.sh
 bash scripts/check-simd-codegen.sh
