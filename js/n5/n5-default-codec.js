@@ -31,6 +31,12 @@ import { fillBytes } from "../data-types/fill-bytes.js";
 export const N5_BLOCK = Symbol.for("zarr-codecs-wasm.n5.block");
 
 const MODES = new Map([[0, "default"], [1, "varlength"], [2, "object"]]);
+const decodeNow = Symbol("decode a block without a compressor, synchronously");
+
+/** Internal (the benchmark): a block of a codec without compressor, decoded at once. */
+export function decodeBlockNow(codec, block) {
+  return codec[decodeNow](block);
+}
 
 function invalid(message) {
   return new ZarrCodecError("INVALID_CONFIGURATION", `n5_default: ${message}`);
@@ -140,6 +146,14 @@ export class N5DefaultCodec {
    * @returns {Promise<{data: ArrayLike<unknown>, shape: number[], stride: number[]}>}
    */
   async decode(input) {
+    const { shape, payload } = this.#header(input);
+    const inner = await this.#innerCodec();
+    const data = inner ? bytesOf("n5_default", "the decompressed block", await inner.decode(payload)) : payload;
+    return this.#values(input, shape, data);
+  }
+
+  // The header, checked: the block's shape and the bytes after it.
+  #header(input) {
     const block = bytesOf("n5_default", "decode input", input);
     const rank = this.#shape.length;
     if (block.byteLength < 4) {
@@ -161,9 +175,12 @@ export class N5DefaultCodec {
     }
     const shape = new Uint32Array(rank);
     for (let i = 0; i < rank; i++) shape[i] = view.getUint32(4 + 4 * i);
-    let payload = block.subarray(header);
-    const inner = await this.#innerCodec();
-    if (inner) payload = bytesOf("n5_default", "the decompressed block", await inner.decode(payload));
+    return { shape, payload: block.subarray(header) };
+  }
+
+  // The block's values (after the compressor) into the chunk, in wasm.
+  #values(input, shape, payload) {
+    const rank = this.#shape.length;
     const fill = this.#fill ?? (hasOwn(input, N5_BLOCK) ? new Uint8Array(this.#ArrayType.BYTES_PER_ELEMENT) : new Uint8Array(0));
     const core = this.#core;
     const n = core.live.chunkBytes();
@@ -180,6 +197,13 @@ export class N5DefaultCodec {
       throw this.#blockError(input, code, message.replace(/^n5_default: /, ""));
     }
     return { data, shape: this.#shape, stride: this.#stride };
+  }
+
+  /** A block without a compressor, decoded synchronously (the benchmark). */
+  [decodeNow](input) {
+    if (this.#compressor) throw invalid("decoding at once needs a block without a compressor");
+    const { shape, payload } = this.#header(input);
+    return this.#values(input, shape, payload);
   }
 
   /**

@@ -19,9 +19,10 @@ RecordSwapper::RecordSwapper(const RecordLayout& layout, bool codec_big)
   }
   if (record_bytes_ > kMaxSimdRecord) return;
   period_ = record_bytes_ / std::gcd(record_bytes_, 16u);
-  low_.resize(16 * size_t{period_});
-  high_.resize(16 * size_t{period_});
-  for (uint32_t v = 0; v < period_; ++v) {
+  // Three entries more than the period: run_simd reads four at a time.
+  low_.resize(16 * (size_t{period_} + 3));
+  high_.resize(16 * (size_t{period_} + 3));
+  for (uint32_t v = 0; v < period_ + 3; ++v) {
     for (uint32_t j = 0; j < 16; ++j) {
       const uint32_t at = 16 * v + j;
       const uint32_t pos = at % record_bytes_;
@@ -80,11 +81,27 @@ void RecordSwapper::run_simd(const uint8_t* in, uint8_t* out,
   run_reference(in, out, 0, bytes < 16 ? bytes : 16);
   size_t at = 16;
   uint32_t p = 1 % period_;
-  for (; at + 16 <= bytes; at += 16) {
-    const simd::v128 lo = simd::load(in + at - 8);
-    const simd::v128 hi = simd::load(in + at + 8);
-    simd::store(out + at, simd::or_(simd::shuffle_bytes(lo, simd::load(&low_[16 * p])),
-                                    simd::shuffle_bytes(hi, simd::load(&high_[16 * p]))));
+  const uint8_t* low = low_.data();
+  const uint8_t* high = high_.data();
+  // Each vector also loads the 8 bytes after it, so the loops stop 8 bytes
+  // short of the end and the reference finishes. Four vectors a step: the
+  // tables hold three entries past the period, so entries p..p+3 never wrap
+  // inside a step.
+  for (; at + 64 + 8 <= bytes; at += 64) {
+    const uint8_t* l = low + 16 * p;
+    const uint8_t* h = high + 16 * p;
+    for (int k = 0; k < 4; ++k) {
+      const uint8_t* src = in + at + 16 * k;
+      simd::store(out + at + 16 * k,
+                  simd::or_(simd::shuffle_bytes(simd::load(src - 8), simd::load(l + 16 * k)),
+                            simd::shuffle_bytes(simd::load(src + 8), simd::load(h + 16 * k))));
+    }
+    p += 4;
+    while (p >= period_) p -= period_;
+  }
+  for (; at + 16 + 8 <= bytes; at += 16) {
+    simd::store(out + at, simd::or_(simd::shuffle_bytes(simd::load(in + at - 8), simd::load(low + 16 * p)),
+                                    simd::shuffle_bytes(simd::load(in + at + 8), simd::load(high + 16 * p))));
     if (++p == period_) p = 0;
   }
   run_reference(in, out, at, bytes);

@@ -29,8 +29,7 @@ class RecordSwapper {
   bool swaps_nothing() const { return swaps_.empty(); }
 
   // `records` whole records from `in` to `out` (which must not overlap),
-  // every swap applied. `in` must have 16 readable bytes past its end
-  // (the codecs' scratch blocks do).
+  // every swap applied. Reads nothing outside [in, in + records * bytes).
   void run(Impl impl, const uint8_t* in, uint8_t* out, size_t records) const;
 
  private:

@@ -60,11 +60,57 @@ void butterfly(simd::v128* x) {
   if constexpr (2 * Half < N) butterfly<W, 2 * Half>(x);
 }
 
+// One N x N tile (N = 16 / W elements): N rows loaded, components
+// reversed if asked, transposed, and stored N rows apart in `out`.
+template <unsigned W>
+inline void tile(const uint8_t* in, size_t in_row, uint8_t* out,
+                 size_t out_row, bool reverse, simd::v128 swizzle) {
+  constexpr unsigned N = 16 / W;
+  simd::v128 x[N];
+  for (unsigned i = 0; i < N; ++i) {
+    x[i] = simd::load(in + i * in_row);
+    if (reverse) x[i] = simd::shuffle_bytes(x[i], swizzle);
+  }
+  butterfly<W, 1>(x);
+  for (unsigned i = 0; i < N; ++i) simd::store(out + i * out_row, x[i]);
+}
+
+// Tile by tile, straight from `in` to `out`; what whole tiles leave at the
+// edges, element by element.
+template <unsigned W>
+void tiles_direct(const uint8_t* in, size_t in_row, uint8_t* out,
+                  size_t out_row, size_t rows, size_t cols, unsigned component,
+                  bool swap, bool reverse, simd::v128 swizzle) {
+  constexpr unsigned N = 16 / W;
+  const size_t full_rows = rows - rows % N, full_cols = cols - cols % N;
+  for (size_t r = 0; r < full_rows; r += N) {
+    for (size_t c = 0; c < full_cols; c += N) {
+      tile<W>(in + r * in_row + c * W, in_row, out + c * out_row + r * W,
+              out_row, reverse, swizzle);
+    }
+    transpose_scalar(in + r * in_row + full_cols * W, in_row,
+                     out + full_cols * out_row + r * W, out_row, N,
+                     cols - full_cols, W, component, swap);
+  }
+  transpose_scalar(in + full_rows * in_row, in_row, out + full_rows * W,
+                   out_row, rows - full_rows, cols, W, component, swap);
+}
+
+// Blocks of K x K elements, K * W = 128 bytes (two cache lines): the tiles
+// of a block go into a small local buffer laid out as the block's output
+// rows, which then go out whole lines at a time. Every input and output line
+// is then touched once, at once (one line, 64 bytes, measured 15% slower
+// natively at 1024 x 1024 uint16; two lines 17 to 20 GB/s against 2.5 to 6
+// before). Tiles straight into `out` leave each output
+// line a quarter written while the tiles of K other lines run, and when
+// rows are a power of two apart (N5 blocks, images) those lines share a
+// few cache sets and are evicted in between: 3-6x slower past 512 x 512.
 template <unsigned W>
 void transpose_simd(const uint8_t* in, size_t in_row, uint8_t* out,
                     size_t out_row, size_t rows, size_t cols,
                     unsigned component, bool swap) {
   constexpr unsigned N = 16 / W;
+  constexpr size_t K = 128 / W;
   const bool reverse = swap && component > 1;
   alignas(16) uint8_t order[16];
   for (unsigned i = 0; i < 16; ++i) {
@@ -72,27 +118,31 @@ void transpose_simd(const uint8_t* in, size_t in_row, uint8_t* out,
     order[i] = static_cast<uint8_t>(i - i % c + (c - 1 - i % c));
   }
   const simd::v128 swizzle = simd::load(order);
-  const size_t full_rows = rows - rows % N, full_cols = cols - cols % N;
-  simd::v128 x[N];
-  for (size_t r = 0; r < full_rows; r += N) {
-    for (size_t c = 0; c < full_cols; c += N) {
-      const uint8_t* src = in + r * in_row + c * W;
-      for (unsigned i = 0; i < N; ++i) {
-        x[i] = simd::load(src + i * in_row);
-        if (reverse) x[i] = simd::shuffle_bytes(x[i], swizzle);
+  const size_t block_rows = rows - rows % K, block_cols = cols - cols % K;
+  alignas(16) uint8_t local[K * K * W];
+  for (size_t r0 = 0; r0 < block_rows; r0 += K) {
+    for (size_t c0 = 0; c0 < block_cols; c0 += K) {
+      const uint8_t* src = in + r0 * in_row + c0 * W;
+      for (size_t r = 0; r < K; r += N) {
+        for (size_t c = 0; c < K; c += N) {
+          tile<W>(src + r * in_row + c * W, in_row, local + c * K * W + r * W,
+                  K * W, reverse, swizzle);
+        }
       }
-      butterfly<W, 1>(x);
-      uint8_t* dst = out + c * out_row + r * W;
-      for (unsigned i = 0; i < N; ++i) simd::store(dst + i * out_row, x[i]);
+      uint8_t* dst = out + c0 * out_row + r0 * W;
+      for (size_t i = 0; i < K; ++i) {
+        for (size_t b = 0; b < K * W; b += 16) {
+          simd::store(dst + i * out_row + b, simd::load(local + i * K * W + b));
+        }
+      }
     }
-    // The columns past the last whole tile.
-    transpose_scalar(in + r * in_row + full_cols * W, in_row,
-                     out + full_cols * out_row + r * W, out_row, N,
-                     cols - full_cols, W, component, swap);
+    tiles_direct<W>(in + r0 * in_row + block_cols * W, in_row,
+                    out + block_cols * out_row + r0 * W, out_row, K,
+                    cols - block_cols, component, swap, reverse, swizzle);
   }
-  // The rows past the last whole tile.
-  transpose_scalar(in + full_rows * in_row, in_row, out + full_rows * W,
-                   out_row, rows - full_rows, cols, W, component, swap);
+  tiles_direct<W>(in + block_rows * in_row, in_row, out + block_rows * W,
+                  out_row, rows - block_rows, cols, component, swap, reverse,
+                  swizzle);
 }
 #endif
 
@@ -112,6 +162,7 @@ void transpose_2d(Impl impl, const uint8_t* in, size_t in_row, uint8_t* out,
     }
   }
 #endif
+  (void)impl;  // the scalar path serves every implementation here
   transpose_scalar(in, in_row, out, out_row, rows, cols, width, component, swap);
 }
 

@@ -120,23 +120,34 @@ TEST(N5Block, ViolationsAreErrorsWithTheirNumbers) {
   EXPECT_EQ(N5BlockCodec("uint8", {uint64_t{1} << 32}).status().code(), ErrorCode::kInvalidShape);
 }
 
+// Every element width, component size (complex64: 8 bytes of two 4-byte
+// components) and swap, on shapes below, at and past the SIMD tiles (16 / w
+// elements) and the cache blocks (128 / w elements), with edges left over.
 TEST(Transpose2d, EveryWidthAgainstTheDefinition) {
-  for (unsigned w : {1u, 2u, 4u, 8u, 3u}) {
-    for (size_t rows : {1, 7, 16, 33}) {
-      for (size_t cols : {1, 5, 16, 40}) {
+  struct Layout {
+    unsigned width, component;
+    bool swap;
+  };
+  for (const Layout l : {Layout{1, 1, false}, Layout{2, 2, true}, Layout{2, 2, false}, Layout{4, 4, true},
+                         Layout{8, 8, true}, Layout{8, 4, true}, Layout{3, 3, true}}) {
+    const unsigned w = l.width, k = l.component;
+    for (size_t rows : {1, 7, 16, 33, 130, 257}) {
+      for (size_t cols : {1, 5, 16, 40, 128, 259}) {
         const std::vector<uint8_t> in = random_bytes(rows * cols * w, 13);
         std::vector<uint8_t> want(rows * cols * w);
         for (size_t r = 0; r < rows; ++r) {
           for (size_t c = 0; c < cols; ++c) {
             for (unsigned b = 0; b < w; ++b) {
-              want[(c * rows + r) * w + b] = in[(r * cols + c) * w + (w - 1 - b)];
+              const unsigned from = l.swap ? b - b % k + (k - 1 - b % k) : b;
+              want[(c * rows + r) * w + b] = in[(r * cols + c) * w + from];
             }
           }
         }
         for (Impl impl : implementations_under_test()) {
           std::vector<uint8_t> out(in.size());
-          transpose_2d(impl, in.data(), cols * w, out.data(), rows * w, rows, cols, w, w, true);
-          ASSERT_EQ(out, want) << w << " " << rows << "x" << cols << " " << impl_name(impl);
+          transpose_2d(impl, in.data(), cols * w, out.data(), rows * w, rows, cols, w, k, l.swap);
+          ASSERT_EQ(out, want) << w << "/" << k << (l.swap ? " swapped " : " ") << rows << "x" << cols << " "
+                               << impl_name(impl);
         }
       }
     }
