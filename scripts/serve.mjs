@@ -34,7 +34,7 @@ export function serve(root, { port = 0, headers = {} } = {}) {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
-      res.writeHead(403).end();
+      res.writeHead(403, headers).end();
       return;
     }
     try {
@@ -53,7 +53,7 @@ export function serve(root, { port = 0, headers = {} } = {}) {
         const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
         const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
         if (start > end || start >= size) {
-          res.writeHead(416, { "content-range": `bytes */${size}` }).end();
+          res.writeHead(416, { ...headers, "content-range": `bytes */${size}` }).end();
           return;
         }
         res.writeHead(206, { ...common, "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${size}` });
@@ -63,7 +63,9 @@ export function serve(root, { port = 0, headers = {} } = {}) {
       res.writeHead(200, { ...common, "content-length": size });
       createReadStream(file).pipe(res);
     } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      // With `headers` too: a store's missing key must read as missing
+      // across origins (CORS), not as a failed fetch.
+      res.writeHead(404, { ...headers, "content-type": "text/plain" }).end("not found");
     }
   });
   return new Promise((resolve, reject) => {

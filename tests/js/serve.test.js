@@ -68,6 +68,10 @@ test("a named directory is served at the root, with CORS; a missing one is refus
   const response = await fetch(`${url}/attributes.json`);
   expect(response.headers.get("access-control-allow-origin")).toBe("*");
   expect(JSON.parse(await response.text())).toMatchObject({ n5: "2.0.0" });
+  // a missing key too: a store's reader must see a 404, not a CORS failure
+  const missing = await fetch(`${url}/zarr.json`);
+  expect(missing.status).toBe(404);
+  expect(missing.headers.get("access-control-allow-origin")).toBe("*");
   const { status, stderr } = runServe({}, ["tests/fixtures/no-such-dir"]);
   expect(status).toBe(1);
   expect(stderr).toBe(`serve: no directory ${ROOT}tests/fixtures/no-such-dir\n`);
