@@ -130,10 +130,13 @@ const json = (value) => new TextEncoder().encode(JSON.stringify(value, null, 2))
 // zarrita's UnicodeStringArray from strings, code point by code point:
 // its own set() steps through UTF-16 units and would split a character
 // beyond U+FFFF into two surrogates.
+// The buffer is made by the global ArrayBuffer, which zarrita tests with
+// instanceof (under Jest, a typed array's own buffer can be another realm's).
 function unicodeStrings(strings, chars) {
-  const points = new Int32Array(strings.length * chars);
+  const buffer = new ArrayBuffer(4 * strings.length * chars);
+  const points = new Int32Array(buffer);
   strings.forEach((s, i) => points.set(Array.from(s, (c) => c.codePointAt(0)), i * chars));
-  return new zarr.UnicodeStringArray(chars, points.buffer);
+  return new zarr.UnicodeStringArray(chars, buffer);
 }
 
 /**
