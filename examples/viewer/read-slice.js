@@ -66,6 +66,16 @@ async function timeChunks(arr, selection) {
   return chunkMs;
 }
 
+// zarr.get returns a 0-d array's value itself: as a one-element result.
+function asResult(got) {
+  if (got !== null && typeof got === "object" && "data" in got) return got;
+  const data = typeof got === "bigint" ? BigInt64Array.of(got)
+    : typeof got === "boolean" ? Uint8Array.of(got ? 1 : 0)
+    : typeof got === "number" ? Float64Array.of(got)
+    : [got];
+  return { data, shape: [], stride: [] };
+}
+
 // zarrita's BoolArray is not a TypedArray; its bytes are.
 const plain = (data) => (ArrayBuffer.isView(data) ? data : new Uint8Array(data.buffer, data.byteOffset, data.length));
 const isRecord = (stored) => Array.isArray(stored) || stored?.name === "struct" || stored?.name === "structured";
@@ -92,7 +102,7 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   const presentedAs = storedDataType(arr); // undefined where zarrita reads the type itself
   const record = isRecord(presentedAs);
   const { selection, height, width } = sliceOf(arr.shape, storedShape.length, { wholeTrailing: record });
-  const result = await zarr.get(arr, selection);
+  const result = asResult(await zarr.get(arr, selection));
   const chunkMs = await timeChunks(arr, selection);
 
   // The array index of the k-th element of the slice: the slice's own
