@@ -75,6 +75,15 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
     await page.close();
   });
 
+  test.each(["raw", "zlib", "blosc", "zstd", "zstd_n5"])("uint16 compressed with %s (zarrita's numcodecs compressors in the page too)", async (name) => {
+    const { page, state } = await openN5(`decode=${mode}&format=n5&array=volumes/raw/${name}`);
+    expect(state.error).toBeNull();
+    const { values } = valuesOf(`volumes/raw/${name}`);
+    const [lo, hi] = finiteRange(values);
+    expect(firstDifference(await canvasRGBA(page), expectedRGBA(values, { lo, hi }), 5)).toBeNull();
+    await page.close();
+  });
+
   test("float64 with NaN, +Inf and -Inf: each in its own colour, listed in the legend; symlog copes with 1e308 and 5e-324", async () => {
     const { page, state } = await openN5(`decode=${mode}&format=n5&array=types/float64`);
     expect(state.error).toBeNull();

@@ -3,6 +3,7 @@
 // the 12-bit image with its mask, the int4 weights and the float8_e4m3
 // activations (both through withDataTypes) on the linear and the
 // symmetric-log scale; decode times printed with 3 significant digits.
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
 import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
@@ -124,4 +125,31 @@ test("?contrast=symlog opens on the symmetric-log scale", async () => {
   expect(await page.isChecked("input[name=scale][value=symlog]")).toBe(true);
   expect(await differs(page, activations, { lo: -240, hi: 240, scale: "symlog", c: smallestNonZero(activations) })).toBeNull();
   await page.close();
+});
+
+// Two shapes the sample store lacks, from tests/fixtures/v3-data-types.zarr
+// (int4 codes in its expected.json): a sharded array (zarrita reads its
+// parts by range, through the viewer's fetch cache) and a 0-d one (zarr.get
+// returns its value alone).
+describe("arrays of the data-type fixtures", () => {
+  const fixtures = JSON.parse(readFileSync(new URL("../../fixtures/v3-data-types.zarr/expected.json", import.meta.url), "utf8"));
+  const store = encodeURIComponent("/tests/fixtures/v3-data-types.zarr/");
+
+  test.each(["main", "worker"])("sharded int4, decoding in %s", async (mode) => {
+    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&store=${store}&array=sharded_int4`);
+    expect(state.error).toBeNull();
+    expect(state.info.codecs).toMatch(/^sharding_indexed /);
+    const { codes, shape } = fixtures.sharded_int4;
+    expect(firstDifference(await canvasRGBA(page), expectedRGBA(codes, { lo: -8, hi: 7 }), shape[1])).toBeNull();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test("a 0-d int4 array: one pixel", async () => {
+    const { page, state } = await openViewer(browser, url, `store=${store}&array=scalar_int4`);
+    expect(state.error).toBeNull();
+    expect(state.info).toMatchObject({ storedShape: [], selection: "" });
+    expect(firstDifference(await canvasRGBA(page), expectedRGBA(fixtures.scalar_int4.codes, { lo: -8, hi: 7 }), 1)).toBeNull();
+    await page.close();
+  });
 });
