@@ -3,22 +3,48 @@
 //   mask         bool, its bright ring, packbits
 //   weights      int4 (low-bit model weights), packbits
 //   activations  float8_e4m3 (an activation map), bytes
-// zarrita writes image and mask itself; int4 and float8_e4m3 it does not
-// know, so those go through withDataTypes: the metadata is written as the
+//   detections   struct (x, y: float32, score: float16, label:
+//                fixed_length_utf32), 64 records, bytes
+//   labels       fixed_length_utf32, the detections' label names, bytes
+// zarrita writes image and mask itself; the other types it does not know,
+// so those go through withDataTypes: the metadata is written as the
 // zarr-extensions pages define it, and zarr.set writes the presented values
-// (int8, float32) back to the stored types. Deterministic, so tests can
-// recompute every value.
+// (int8, float32, a record's bytes, zarrita's strings) back to the stored
+// types. Deterministic, so tests can recompute every value.
 import * as zarr from "zarrita";
 import { withDataTypes } from "../js/index.js";
+import { packRecords } from "./record-bytes.mjs";
 
 export const SHAPE = [512, 512];
 export const CHUNKS = [128, 128];
 
+/** Names of the detections' labels: 8 code points at most, one beyond U+FFFF. */
+export const LABELS = ["cell", "nucleus", "vesicle", "μtubule", "débris", "axon", "synapse", "🦠 virus"];
+const LABEL_BYTES = 32; // 8 code points of UTF-32
+const utf32 = { name: "fixed_length_utf32", configuration: { length_bytes: LABEL_BYTES } };
+
+/** The detections' record type, as the struct page writes it. */
+export const DETECTION_FIELDS = [
+  { name: "x", data_type: "float32" },
+  { name: "y", data_type: "float32" },
+  { name: "score", data_type: "float16" },
+  { name: "label", data_type: utf32 },
+];
+
+const grid = { shape: SHAPE, chunks: CHUNKS };
 export const ARRAYS = {
-  image: { dtype: "uint16", codecs: [{ name: "packbits", configuration: { last_bit: 11 } }], fillValue: 0 },
-  mask: { dtype: "bool", codecs: [{ name: "packbits", configuration: {} }], fillValue: false },
-  weights: { dtype: "int4", codecs: [{ name: "packbits", configuration: {} }], fillValue: 0 },
-  activations: { dtype: "float8_e4m3", codecs: [{ name: "bytes", configuration: {} }], fillValue: 0 },
+  image: { ...grid, dtype: "uint16", codecs: [{ name: "packbits", configuration: { last_bit: 11 } }], fillValue: 0 },
+  mask: { ...grid, dtype: "bool", codecs: [{ name: "packbits", configuration: {} }], fillValue: false },
+  weights: { ...grid, dtype: "int4", codecs: [{ name: "packbits", configuration: {} }], fillValue: 0 },
+  activations: { ...grid, dtype: "float8_e4m3", codecs: [{ name: "bytes", configuration: {} }], fillValue: 0 },
+  detections: {
+    shape: [64],
+    chunks: [16],
+    dtype: { name: "struct", configuration: { fields: DETECTION_FIELDS } },
+    codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+    fillValue: { x: 0, y: 0, score: 0, label: "" },
+  },
+  labels: { shape: [LABELS.length], chunks: [4], dtype: utf32, codecs: [{ name: "bytes", configuration: { endian: "little" } }], fillValue: "" },
 };
 
 /** The 12-bit image: rings around an off-centre spot, plus fine noise. */
@@ -85,11 +111,37 @@ export function makeActivations([h, w] = SHAPE) {
   return out;
 }
 
+/**
+ * The detections: positions on the image's grid in eighths of a pixel and
+ * scores in 64ths, so float32 and float16 hold them exactly (no rounding
+ * for a reader to reproduce), each with one of LABELS.
+ */
+export function makeDetections(count = ARRAYS.detections.shape[0]) {
+  return Array.from({ length: count }, (_, i) => ({
+    x: ((i * 173) % 4096) / 8,
+    y: ((i * 97 + 1000) % 4096) / 8,
+    score: ((i * 37) % 65) / 64,
+    label: LABELS[(i * 5) % LABELS.length],
+  }));
+}
+
 const json = (value) => new TextEncoder().encode(JSON.stringify(value, null, 2));
 
+// zarrita's UnicodeStringArray from strings, code point by code point:
+// its own set() steps through UTF-16 units and would split a character
+// beyond U+FFFF into two surrogates.
+// The buffer is made by the global ArrayBuffer, which zarrita tests with
+// instanceof (under Jest, a typed array's own buffer can be another realm's).
+function unicodeStrings(strings, chars) {
+  const buffer = new ArrayBuffer(4 * strings.length * chars);
+  const points = new Int32Array(buffer);
+  strings.forEach((s, i) => points.set(Array.from(s, (c) => c.codePointAt(0)), i * chars));
+  return new zarr.UnicodeStringArray(chars, buffer);
+}
+
 /**
- * Writes the four arrays into `store` (any zarrita store with set) under
- * the root group, with zarr.registry already holding the wasm codecs
+ * Writes the arrays into `store` (any zarrita store with set) under the
+ * root group, with zarr.registry already holding the wasm codecs
  * (register). Returns the values written.
  */
 export async function writeSampleStore(store) {
@@ -97,8 +149,13 @@ export async function writeSampleStore(store) {
   const mask = makeMask(image);
   const weights = makeWeights();
   const activations = makeActivations();
+  const detections = makeDetections();
+  const labels = [...LABELS];
   const root = await zarr.create(zarr.root(store), {
-    attributes: { description: "zarr-codecs-wasm sample: a 12-bit image, its mask, int4 weights, float8_e4m3 activations" },
+    attributes: {
+      description: "zarr-codecs-wasm sample: a 12-bit image, its mask, int4 weights, float8_e4m3 activations, " +
+        "detections as struct records and their label names as fixed_length_utf32",
+    },
   });
   for (const name of ["image", "mask"]) {
     const { dtype, codecs, fillValue } = ARRAYS[name];
@@ -107,22 +164,34 @@ export async function writeSampleStore(store) {
     await zarr.set(arr, null, { data, shape: SHAPE, stride: [SHAPE[1], 1] });
   }
   const typed = withDataTypes(store);
-  for (const [name, data] of [["weights", weights], ["activations", activations]]) {
-    const { dtype, codecs, fillValue } = ARRAYS[name];
+  for (const name of ["weights", "activations", "detections", "labels"]) {
+    const { shape, chunks, dtype, codecs, fillValue } = ARRAYS[name];
     await store.set(`/${name}/zarr.json`, json({
       zarr_format: 3,
       node_type: "array",
-      shape: SHAPE,
+      shape,
       data_type: dtype,
-      chunk_grid: { name: "regular", configuration: { chunk_shape: CHUNKS } },
+      chunk_grid: { name: "regular", configuration: { chunk_shape: chunks } },
       chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
       fill_value: fillValue,
       codecs,
       attributes: {},
-      dimension_names: ["y", "x"],
+      dimension_names: shape.length === 2 ? ["y", "x"] : ["i"],
     }));
     const arr = await zarr.open.v3(zarr.root(typed).resolve(name), { kind: "array" });
-    await zarr.set(arr, null, { data, shape: SHAPE, stride: [SHAPE[1], 1] });
+    let value;
+    if (name === "detections") {
+      // The presented array: uint8, [64, record bytes].
+      const { bytes, recordBytes } = packRecords(DETECTION_FIELDS, detections);
+      value = { data: bytes, shape: [shape[0], recordBytes], stride: [recordBytes, 1] };
+    } else if (name === "labels") {
+      // Presented as v2:U<n+1> (withDataTypes keeps one spare code point).
+      const chars = Number(/^v2:U(\d+)$/.exec(arr.dtype)[1]);
+      value = { data: unicodeStrings(labels, chars), shape, stride: [1] };
+    } else {
+      value = { data: name === "weights" ? weights : activations, shape, stride: [shape[1], 1] };
+    }
+    await zarr.set(arr, null, value);
   }
-  return { image, mask, weights, activations };
+  return { image, mask, weights, activations, detections, labels };
 }

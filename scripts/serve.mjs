@@ -1,5 +1,12 @@
 // A small static file server for the viewer and the browser tests: serves
-// the repository root on 127.0.0.1 (an ephemeral port unless PORT is set).
+// a directory (the repository root unless one is named) on 127.0.0.1, on
+// an ephemeral port unless PORT is set.
+//
+//   node scripts/serve.mjs [directory]
+//
+// A directory named on the command line is served with
+// Access-Control-Allow-Origin: *, so that the viewer, served from the
+// repository on another port, can read a store in it.
 import { createReadStream, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
@@ -18,7 +25,8 @@ const TYPES = {
 
 /**
  * Serves `root` on 127.0.0.1. `headers` are added to every response (the
- * CSP test sets a Content-Security-Policy). Resolves to { server, url }.
+ * CSP test sets a Content-Security-Policy). Resolves to { server, url };
+ * rejects with listen's error (EADDRINUSE where `port` is taken).
  */
 export function serve(root, { port = 0, headers = {} } = {}) {
   const base = resolve(root);
@@ -26,7 +34,7 @@ export function serve(root, { port = 0, headers = {} } = {}) {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
-      res.writeHead(403).end();
+      res.writeHead(403, headers).end();
       return;
     }
     try {
@@ -45,7 +53,7 @@ export function serve(root, { port = 0, headers = {} } = {}) {
         const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
         const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
         if (start > end || start >= size) {
-          res.writeHead(416, { "content-range": `bytes */${size}` }).end();
+          res.writeHead(416, { ...headers, "content-range": `bytes */${size}` }).end();
           return;
         }
         res.writeHead(206, { ...common, "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${size}` });
@@ -55,19 +63,57 @@ export function serve(root, { port = 0, headers = {} } = {}) {
       res.writeHead(200, { ...common, "content-length": size });
       createReadStream(file).pipe(res);
     } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      // With `headers` too: a store's missing key must read as missing
+      // across origins (CORS), not as a failed fetch.
+      res.writeHead(404, { ...headers, "content-type": "text/plain" }).end("not found");
     }
   });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
     server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
       resolve({ server, url: `http://127.0.0.1:${server.address().port}` });
     });
   });
 }
 
+// PORT as a person sets it: unset or empty means any free port.
+function portFromEnv(value) {
+  if (value === undefined || value === "") return 0;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new Error(`PORT must be a port number (0..65535), got ${JSON.stringify(value)}`);
+  return port;
+}
+
+// One line, no stack: what went wrong and what to do.
+function listenFailure(error, port) {
+  if (error.code === "EADDRINUSE") {
+    return `port ${port} on 127.0.0.1 is in use: set PORT to a free port, or leave PORT unset for any free one`;
+  }
+  if (error.code === "EACCES") return `no permission to listen on port ${port}: choose a PORT above 1023, or leave PORT unset`;
+  return `cannot listen on 127.0.0.1:${port}: ${error.message}`;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const root = fileURLToPath(new URL("..", import.meta.url));
-  const { url } = await serve(root, { port: Number(process.env.PORT ?? 8080) });
+  const repository = fileURLToPath(new URL("..", import.meta.url));
+  const named = process.argv[2];
+  const root = named ? resolve(named) : repository;
+  try {
+    if (!statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
+  } catch (error) {
+    console.error(`serve: ${error.code === "ENOENT" ? `no directory ${root}` : error.message}`);
+    process.exit(1);
+  }
+  let port;
+  let url;
+  try {
+    port = portFromEnv(process.env.PORT);
+    ({ url } = await serve(root, { port, headers: named ? { "access-control-allow-origin": "*" } : {} }));
+  } catch (error) {
+    console.error(`serve: ${error.code ? listenFailure(error, port) : error.message}`);
+    process.exit(1);
+  }
   console.log(`serving ${root} at ${url}`);
-  console.log(`viewer: ${url}/examples/viewer/   (decode in a worker: ${url}/examples/viewer/?decode=worker)`);
+  if (named) console.log(`a store in it opens in the viewer (npm run viewer) as ?store=${url}/<path to the store>`);
+  else console.log(`viewer: ${url}/examples/viewer/   (decode in a worker: ${url}/examples/viewer/?decode=worker)`);
 }

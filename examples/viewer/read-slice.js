@@ -1,66 +1,38 @@
-// Reads the 2-D slice the viewer draws, through zarrita with withDataTypes,
-// and times the decode of each chunk under it. The page and the worker
-// (bundled by scripts/build-viewer-worker.mjs) run this same module, so the
-// two modes differ only in where the wasm runs.
+// Reads what the viewer shows of an array, through zarrita with
+// withDataTypes (and withN5 for N5 containers), and times the decode of
+// each chunk under it. The page and the worker (bundled by
+// scripts/build-viewer-worker.mjs) run this same module, so the two modes
+// differ only in where the wasm runs. What it returns is plain data: it
+// crosses postMessage.
 import * as zarr from "zarrita";
-import { register, storedDataType, withDataTypes } from "zarr-codecs-wasm";
+import { register, storedDataType, structFields } from "zarr-codecs-wasm";
+import { dataTypeName } from "../data-type-name.mjs";
+import { codecChain, findPackBits } from "./describe.js";
+import { openStore, storedMetadata } from "./open-store.js";
+import { stringTable, structTable } from "./tables.js";
 
 register(zarr.registry);
 
-// Browsers round performance.now() to 0.1 ms here (no cross-origin
-// isolation): each chunk is decoded REPEAT times after a warm-up and the
-// mean is shown. At most MAX_TIMED chunks are timed.
-export const REPEAT = 10;
+// Browsers round performance.now() (to 0.1 ms here: no cross-origin
+// isolation), so each chunk is decoded again and again after a warm-up
+// until MIN_REPEAT decodes and MIN_MS have passed (at most MAX_REPEAT),
+// and the mean is shown. At most MAX_TIMED chunks are timed.
+export const MIN_REPEAT = 10;
+export const MIN_MS = 2;
+const MAX_REPEAT = 1000;
 const MAX_TIMED = 64;
-
-// Chunk bytes are fetched once, so the time per chunk is decoding.
-function cached(store) {
-  const bytes = new Map();
-  return {
-    async get(key, options) {
-      if (!bytes.has(key)) bytes.set(key, await store.get(key, options));
-      return bytes.get(key);
-    },
-  };
-}
-
-const decoder = new TextDecoder();
-async function storedMetadata(store, path) {
-  const v3 = await store.get(`${path}/zarr.json`);
-  if (v3) return { version: 3, doc: JSON.parse(decoder.decode(v3)) };
-  const v2 = await store.get(`${path}/.zarray`);
-  if (v2) return { version: 2, doc: JSON.parse(decoder.decode(v2)) };
-  throw new Error(`no array at ${path || "/"} (neither zarr.json nor .zarray)`);
-}
-
-// "packbits {"last_bit":11} -> gzip {"level":5}", as the metadata says.
-function describeCodec({ name, configuration }) {
-  if (name === "sharding_indexed") {
-    const inner = configuration.codecs.map(describeCodec).join(" -> ");
-    return `sharding_indexed ${JSON.stringify(configuration.chunk_shape)} [${inner}]`;
-  }
-  const config = configuration && Object.keys(configuration).length ? ` ${JSON.stringify(configuration)}` : "";
-  return `${name}${config}`;
-}
-
-export function codecChain({ version, doc }) {
-  if (version === 3) return doc.codecs.map(describeCodec).join(" -> ");
-  const parts = (doc.filters ?? []).map(({ id, ...config }) => describeCodec({ name: id, configuration: config }));
-  if (doc.compressor) {
-    const { id, ...config } = doc.compressor;
-    parts.push(describeCodec({ name: id, configuration: config }));
-  }
-  return parts.length ? `v2: ${parts.join(" -> ")}` : "v2: no filters or compressor";
-}
+export const TABLE_ROWS = 20;
 
 /**
  * Where the drawn slice lies in the presented array: the last two dimensions
- * of the stored array, index 0 of every other one, and component 0 (the real
- * part, the first byte) of the trailing dimension withDataTypes adds for
- * complex and r* types. A 1-D array is drawn as one row.
+ * of the stored array, index 0 of every other one, and of the trailing
+ * dimension withDataTypes adds, component 0 (the real part of complex
+ * values, the first byte of raw ones) or, for records, all of it (a
+ * record's bytes, which structFields splits). A 1-D array is one row.
  */
-export function sliceOf(presentedShape, storedRank) {
-  const selection = presentedShape.map((_, i) => (i >= storedRank ? 0 : i >= storedRank - 2 ? null : 0));
+export function sliceOf(presentedShape, storedRank, { wholeTrailing = false } = {}) {
+  const selection = presentedShape.map((_, i) =>
+    i >= storedRank ? (wholeTrailing ? null : 0) : i >= storedRank - 2 ? null : 0);
   const dims = presentedShape.slice(Math.max(0, storedRank - 2), storedRank);
   const [height, width] = dims.length === 2 ? dims : [1, dims[0] ?? 1];
   return { selection, height, width };
@@ -77,38 +49,80 @@ function chunksUnder(shape, chunks, selection) {
   return coords;
 }
 
+async function timeChunks(arr, selection) {
+  const chunkMs = [];
+  for (const coords of chunksUnder(arr.shape, arr.chunks, selection).slice(0, MAX_TIMED)) {
+    await arr.getChunk(coords); // warm-up, and the bytes fetched
+    let n = 0;
+    const t0 = performance.now();
+    let elapsed = 0;
+    while (n < MIN_REPEAT || (elapsed < MIN_MS && n < MAX_REPEAT)) {
+      await arr.getChunk(coords);
+      n++;
+      elapsed = performance.now() - t0;
+    }
+    chunkMs.push({ coords, ms: elapsed / n, decodes: n });
+  }
+  return chunkMs;
+}
+
+// zarr.get returns a 0-d array's value itself: as a one-element result.
+function asResult(got) {
+  if (got !== null && typeof got === "object" && "data" in got) return got;
+  const data = typeof got === "bigint" ? BigInt64Array.of(got)
+    : typeof got === "boolean" ? Uint8Array.of(got ? 1 : 0)
+    : typeof got === "number" ? Float64Array.of(got)
+    : [got];
+  return { data, shape: [], stride: [] };
+}
+
 // zarrita's BoolArray is not a TypedArray; its bytes are.
 const plain = (data) => (ArrayBuffer.isView(data) ? data : new Uint8Array(data.buffer, data.byteOffset, data.length));
+const isRecord = (stored) => Array.isArray(stored) || stored?.name === "struct" || stored?.name === "structured";
 
 /**
- * Opens `arrayPath` of the store at `storeUrl` and reads the slice.
- * Returns { values, height, width, info, chunkMs, gridColumns } where info is plain
- * data (it crosses postMessage): stored and presented types, the codec
- * chain, shapes, the bit range a packbits chunk holds.
+ * Opens `arrayPath` of the store at `storeUrl` and reads its slice.
+ * Returns { kind, info, height, width, chunkMs, gridColumns } and by kind:
+ *   "image":   values (one per pixel)
+ *   "struct":  table (its first records) and fields (each numeric field's
+ *              values, one per pixel)
+ *   "strings": table (its first values)
+ * info: stored and presented types, the codec chain, shapes, the bit
+ * range a packbits chunk holds.
+ * @param {{format?: "auto" | "zarr" | "n5", rows?: number}} [options]
  */
-export async function readSlice(storeUrl, arrayPath) {
-  const raw = cached(new zarr.FetchStore(storeUrl));
+export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = TABLE_ROWS } = {}) {
+  const opened = await openStore(storeUrl, format);
   const path = arrayPath.replace(/^\/+|\/+$/g, "");
-  const stored = await storedMetadata(raw, path ? `/${path}` : "");
-  const location = zarr.root(withDataTypes(raw)).resolve(path);
+  const stored = await storedMetadata(opened, path ? `/${path}` : "");
+  const location = zarr.root(opened.typed).resolve(path);
   const open = stored.version === 3 ? zarr.open.v3 : zarr.open.v2; // no probing for the other version
   const arr = await open(location, { kind: "array" });
   const storedShape = stored.doc.shape;
-  const { selection, height, width } = sliceOf(arr.shape, storedShape.length);
-  const { data } = await zarr.get(arr, selection);
-  const values = plain(data);
-
-  const chunkMs = [];
-  for (const coords of chunksUnder(arr.shape, arr.chunks, selection).slice(0, MAX_TIMED)) {
-    await arr.getChunk(coords);
-    const t0 = performance.now();
-    for (let i = 0; i < REPEAT; i++) await arr.getChunk(coords);
-    chunkMs.push({ coords, ms: (performance.now() - t0) / REPEAT });
-  }
-  const packbits = stored.version === 3 ? findPackBits(stored.doc.codecs) : undefined;
   const presentedAs = storedDataType(arr); // undefined where zarrita reads the type itself
+  const record = isRecord(presentedAs);
+  const { selection, height, width } = sliceOf(arr.shape, storedShape.length, { wholeTrailing: record });
+  const result = asResult(await zarr.get(arr, selection));
+  const chunkMs = await timeChunks(arr, selection);
+
+  // The array index of the k-th element of the slice: the slice's own
+  // dimensions counted row-major, the others at 0.
+  const sliceDims = storedShape.length >= 2 ? [height, width] : storedShape.length === 1 ? [width] : [];
+  const indexOf = (k) => {
+    const own = [];
+    for (let d = sliceDims.length - 1; d >= 0; d--) {
+      own.unshift(k % sliceDims[d]);
+      k = Math.floor(k / sliceDims[d]);
+    }
+    return selection.slice(0, storedShape.length).map((s) => (s === null ? own.shift() : s)).join(", ");
+  };
+
+  const packbits = stored.version === 3 ? findPackBits(stored.doc.codecs) : undefined;
+  const storedType = presentedAs ?? arr.dtype;
   const info = {
-    stored: presentedAs ?? arr.dtype,
+    format: opened.format === "n5" ? "N5 (read as Zarr v3 through withN5)" : `Zarr v${stored.version}`,
+    stored: storedType,
+    storedType: dataTypeName(storedType),
     native: presentedAs === undefined,
     storedName: stored.version === 3 ? stored.doc.data_type : stored.doc.dtype,
     presented: arr.dtype,
@@ -121,13 +135,21 @@ export async function readSlice(storeUrl, arrayPath) {
   };
   const last = storedShape.length - 1; // chunks per row of the drawn grid
   const gridColumns = last < 0 ? 1 : Math.ceil(arr.shape[last] / arr.chunks[last]);
-  return { values, height, width, info, chunkMs, gridColumns };
+  const common = { info, height, width, chunkMs, gridColumns };
+
+  if (record) {
+    const { table, fields } = structTable(structFields(result, arr), presentedAs, height * width, rows, indexOf);
+    return { ...common, kind: "struct", table, fields };
+  }
+  const first = result.data.length ? (typeof result.data.get === "function" ? result.data.get(0) : result.data[0]) : undefined;
+  if (typeof first === "string" || /^(v2:[US]|string$)/.test(arr.dtype)) {
+    return { ...common, kind: "strings", table: stringTable(result.data, rows, indexOf) };
+  }
+  return { ...common, kind: "image", values: plain(result.data) };
 }
 
-function findPackBits(codecs) {
-  for (const { name, configuration } of codecs) {
-    if (name === "packbits") return configuration ?? {};
-    if (name === "sharding_indexed") return findPackBits(configuration.codecs);
-  }
-  return undefined;
+/** The buffers of a readSlice result, for postMessage's transfer list. */
+export function buffersOf(result) {
+  const views = [result.values, ...(result.fields ?? []).map((f) => f.values)].filter(Boolean);
+  return [...new Set(views.map((v) => v.buffer))];
 }

@@ -1,30 +1,58 @@
-// The viewer: reads a 2-D slice of any array of a store (read-slice.js),
-// in this page or in a Web Worker, and draws it with a contrast window and
-// an optional bool mask overlaid.
-//   ?store=URL       the store (default ./data.zarr/, the demo's sample store)
-//   ?array=PATH      the array in it (default image)
-//   ?overlay=PATH    a bool array of the same 2-D shape drawn in red
-//                    (default mask when viewing the sample image; none if empty)
+// The viewer page: reads what read-slice.js returns for an array, in this
+// page or in a Web Worker, and shows it: numbers as an image through a
+// contrast window (linear or symmetric log) with its legend and an
+// optional bool mask overlaid, a struct array as a table of its first
+// records plus one numeric field as an image, a string array as a table.
+// Every load starts from cleared panels, so a failed one leaves nothing of
+// the array before it. URL parameters (docs/viewer.md):
+//   ?store=URL        the store (default ./data.zarr/, the demo's sample store)
+//   ?array=PATH       the array in it (default image)
+//   ?format=n5|zarr   what the store is (default: N5 where its root has
+//                     attributes.json and no zarr.json)
+//   ?overlay=PATH     a bool array of the same 2-D shape drawn in red
+//                     (default mask when viewing the sample image; none if empty)
 //   ?decode=main|worker   where to decode (default main)
+//   ?contrast=linear|symlog   the contrast scale (default linear)
+//   ?field=NAME       the struct field drawn (default the first numeric one)
+//   ?rows=N           rows of the tables (default 20)
 import { hasWasmSimd, ready } from "zarr-codecs-wasm";
-import { readSlice, REPEAT } from "./read-slice.js";
-import { renderRGBA, valueRange } from "./render.js";
+import { smallestMagnitude, sliderScale, valueRange } from "./contrast.js";
+import { formatDuration, formatValue } from "./format.js";
+import { MIN_MS, MIN_REPEAT, readSlice, TABLE_ROWS } from "./read-slice.js";
+import { legendOf, renderRGBA } from "./render.js";
 
-const params = new URLSearchParams(location.search);
-const where = params.get("decode") === "worker" ? "worker" : "main";
-const storeUrl = new URL(params.get("store") ?? "./data.zarr/", location.href).href;
-const arrayPath = params.get("array") ?? "image";
-const overlayPath = params.get("overlay") ?? (!params.has("store") && arrayPath === "image" ? "mask" : "");
+const DEFAULT_STORE = "./data.zarr/";
 const $ = (id) => document.getElementById(id);
 
+function settingsOf(search) {
+  const params = new URLSearchParams(search);
+  const arrayPath = params.get("array") ?? "image";
+  const rows = Number(params.get("rows"));
+  const format = params.get("format");
+  return {
+    params,
+    where: params.get("decode") === "worker" ? "worker" : "main",
+    storeParam: params.get("store") ?? DEFAULT_STORE,
+    storeUrl: new URL(params.get("store") ?? DEFAULT_STORE, location.href).href,
+    arrayPath,
+    overlayPath: params.get("overlay") ?? (!params.has("store") && arrayPath === "image" ? "mask" : ""),
+    format: format === "n5" || format === "zarr" ? format : "auto",
+    scale: params.get("contrast") === "symlog" ? "symlog" : "linear",
+    field: params.get("field"),
+    rows: Number.isInteger(rows) && rows > 0 ? Math.min(rows, 1000) : TABLE_ROWS,
+  };
+}
+
 // For people and for the browser test alike.
-const state = { ready: false, where, error: null, info: null, chunkMs: [], overlayChunkMs: [] };
+const state = { ready: false, error: null, loads: 0 };
 window.viewerState = state;
+
+// ---- reading, here or in the worker ----------------------------------------
 
 let worker;
 let nextId = 0;
 const pending = new Map();
-function readInWorker(path) {
+function readInWorker(storeUrl, arrayPath, options) {
   if (!worker) {
     worker = new Worker(new URL("./build/decode-worker.js", import.meta.url), { type: "module" });
     worker.onerror = (event) => {
@@ -34,118 +62,320 @@ function readInWorker(path) {
     worker.onmessage = ({ data }) => {
       const { resolve, reject } = pending.get(data.id);
       pending.delete(data.id);
-      if (data.error) reject(new Error(data.error));
-      else resolve(data);
+      // The worker's error rebuilt with its own name and code.
+      if (data.error) reject(Object.assign(new Error(data.error.message), { name: data.error.name, code: data.error.code }));
+      else resolve(data.result);
     };
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    worker.postMessage({ id, storeUrl, arrayPath: path });
+    worker.postMessage({ id, storeUrl, arrayPath, options });
   });
 }
 
-const read = (path) => (where === "worker" ? readInWorker(path) : readSlice(storeUrl, path));
+async function read(s, path, what) {
+  const options = { format: s.format, rows: s.rows };
+  try {
+    return await (s.where === "worker" ? readInWorker(s.storeUrl, path, options) : readSlice(s.storeUrl, path, options));
+  } catch (error) {
+    throw new Error(`could not read ${what} "${path}" of the store ${s.storeUrl}: ${reasonOf(error)}`, { cause: error });
+  }
+}
 
-function showInfo(info) {
-  const stored = typeof info.stored === "string" ? info.stored : JSON.stringify(info.stored);
+// "CODE: message" for the package's errors, "TypeError: message" for the
+// platform's, the message alone for a plain Error: never "Error: Error:".
+function reasonOf(error) {
+  const label = error.code ?? (error.name && error.name !== "Error" ? error.name : "");
+  const message = String(error.message ?? error);
+  return label && !message.startsWith(`${label}:`) ? `${label}: ${message}` : message;
+}
+
+// ---- panels ------------------------------------------------------------------
+
+// Text that may break after / , { [ : = & ? (URLs, JSON) and at spaces,
+// never inside a word.
+function breakable(text) {
+  const fragment = document.createDocumentFragment();
+  for (const part of String(text).split(/(?<=[/,{[:=&?])/)) {
+    if (fragment.childNodes.length) fragment.append(document.createElement("wbr"));
+    fragment.append(part);
+  }
+  return fragment;
+}
+
+function clearPanels() {
+  const canvas = $("canvas");
+  canvas.hidden = true;
+  canvas.width = canvas.height = 1;
+  canvas.classList.remove("strip");
+  for (const id of ["legend", "table", "info", "times", "field"]) $(id).replaceChildren();
+  for (const id of ["table-title", "summary", "lo-value", "hi-value", "caption"]) $(id).textContent = "";
+  $("caption").hidden = true;
+  $("table-panel").hidden = true;
+  $("field-panel").hidden = true;
+  $("contrast-panel").hidden = true;
+  $("overlay").checked = false;
+  $("overlay").disabled = true;
+  image = null;
+  Object.assign(state, {
+    kind: null, info: null, chunkMs: [], overlayChunkMs: [], range: null, lo: null, hi: null, overlay: false,
+    c: null, legend: [], field: null, fields: [], table: null,
+  });
+}
+
+function showInfo(info, s, shown) {
   const rows = [
-    ["array", `${arrayPath} in ${storeUrl}`],
-    ["stored type", stored],
+    ["array", s.arrayPath || "/"],
+    ["store", s.storeUrl],
+    ["format", info.format],
+    ["stored type", info.storedType],
     ["presented as", info.native ? `${info.presented} (zarrita reads it natively)` : info.presented],
     ["codecs", info.codecs],
     ["shape", `${JSON.stringify(info.storedShape)} stored, ${JSON.stringify(info.presentedShape)} presented, chunks ${JSON.stringify(info.chunks)}`],
-    ["slice drawn", `[${info.selection}]`],
+    ["slice", `[${info.selection}]: ${shown}`],
   ];
-  $("info").innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${escape(v)}</td></tr>`).join("");
+  $("info").replaceChildren(...rows.map(([k, v]) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    const td = document.createElement("td");
+    th.textContent = k;
+    td.append(breakable(v));
+    tr.append(th, td);
+    return tr;
+  }));
 }
 
-const escape = (s) => String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function showTimes(chunkMs, columns, overlayChunkMs) {
+function showTimes(s, chunkMs, columns, overlayChunkMs) {
   const rows = [];
   for (let i = 0; i < chunkMs.length; i += columns) {
-    const cells = chunkMs.slice(i, i + columns).map(({ coords, ms }) => `<td title="chunk ${coords.join(",")}">${ms.toFixed(3)}</td>`);
-    rows.push(`<tr>${cells.join("")}</tr>`);
+    const tr = document.createElement("tr");
+    for (const { coords, ms, decodes } of chunkMs.slice(i, i + columns)) {
+      const td = document.createElement("td");
+      td.textContent = formatDuration(ms);
+      td.title = `chunk ${coords.join(",")}: mean of ${decodes} decodes`;
+      tr.append(td);
+    }
+    rows.push(tr);
   }
-  $("times").innerHTML = rows.join("");
+  $("times").replaceChildren(...rows);
   const mean = (list) => list.reduce((a, b) => a + b.ms, 0) / list.length;
-  let summary = `${arrayPath}: ${mean(chunkMs).toFixed(3)} ms per chunk on average (${chunkMs.length} chunks timed, ${REPEAT} decodes each)`;
-  if (overlayChunkMs.length) summary += `; ${overlayPath}: ${mean(overlayChunkMs).toFixed(3)} ms`;
+  let summary = `${s.arrayPath}: ${formatDuration(mean(chunkMs))} per chunk on average (${chunkMs.length} chunks timed, ` +
+    `each decoded at least ${MIN_REPEAT} times and for at least ${MIN_MS} ms)`;
+  if (overlayChunkMs.length) summary += `; ${s.overlayPath}: ${formatDuration(mean(overlayChunkMs))}`;
   $("summary").textContent = summary;
 }
 
-// Slider positions 0..steps map onto [min, max]: one step per value for
-// narrow integer ranges, 1000 steps otherwise.
-function contrast(min, max, integer) {
-  const steps = integer && max - min <= 65535 ? Math.max(1, max - min) : 1000;
-  for (const id of ["lo", "hi"]) {
-    $(id).max = String(steps);
-    $(id).value = id === "lo" ? "0" : String(steps);
-  }
-  return (position) => {
-    const p = Number(position);
-    return p >= steps ? max : min + (p * (max - min)) / steps; // both ends exact
+function showTable(title, { columns, rows }) {
+  const cell = (tag, content, isText) => {
+    const c = document.createElement(tag);
+    c.textContent = content;
+    if (isText) c.className = "text";
+    return c;
   };
+  // Columns of strings (quoted by formatValue) line up on the left, numbers on the right.
+  const text = columns.map((_, k) => rows.length > 0 && rows.every((row) => row[k].startsWith('"')));
+  const head = document.createElement("tr");
+  head.append(...columns.map((c, k) => cell("th", c, text[k])));
+  const body = rows.map((row) => {
+    const tr = document.createElement("tr");
+    tr.append(...row.map((v, k) => cell("td", v, text[k])));
+    return tr;
+  });
+  $("table").replaceChildren(head, ...body);
+  $("table-title").textContent = title;
+  $("table-panel").hidden = false;
 }
 
-function draw(result, mask, valueAt) {
+// ---- the image -----------------------------------------------------------------
+
+// What is drawn: { values, mask, range, integer, c, finite, slider }.
+let image = null;
+
+function showImage(values, typeInfo, mask, height, width, scale) {
+  const canvas = $("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  canvas.classList.toggle("strip", height === 1); // a 1-D array: one row, drawn as a band
+  canvas.hidden = false;
+  $("contrast-panel").hidden = false;
+  let finite = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(Number(values[i]))) finite++;
+  image = {
+    values,
+    mask,
+    range: valueRange(typeInfo, values),
+    integer: !/^float/.test(typeInfo.presented),
+    c: smallestMagnitude(values),
+    finite,
+  };
+  useScale(scale);
+}
+
+// A scale chosen: the sliders span the whole range again.
+function useScale(scale) {
+  for (const input of document.querySelectorAll("input[name=scale]")) input.checked = input.value === scale;
+  image.scale = scale;
+  image.slider = sliderScale(scale, image.range, { integer: image.integer, c: image.c });
+  for (const id of ["lo", "hi"]) {
+    $(id).max = String(image.slider.steps);
+    $(id).value = id === "lo" ? "0" : String(image.slider.steps);
+  }
+  Object.assign(state, { range: image.range, scale, c: image.c });
+  draw();
+}
+
+function draw() {
+  if (!image) return;
   const canvas = $("canvas");
   const ctx = canvas.getContext("2d");
   const pixels = ctx.createImageData(canvas.width, canvas.height);
-  const view = { lo: valueAt($("lo").value), hi: valueAt($("hi").value), overlay: mask !== null && $("overlay").checked };
-  renderRGBA(result.values, mask, view, pixels.data);
+  const view = {
+    lo: image.slider.valueAt($("lo").value),
+    hi: image.slider.valueAt($("hi").value),
+    overlay: image.mask !== null && $("overlay").checked,
+    scale: image.scale,
+    c: image.c,
+  };
+  const counts = renderRGBA(image.values, image.mask, view, pixels.data);
   ctx.putImageData(pixels, 0, 0);
-  $("lo-value").textContent = String(view.lo);
-  $("hi-value").textContent = String(view.hi);
-  Object.assign(state, view);
+  $("lo-value").textContent = formatValue(view.lo);
+  $("hi-value").textContent = formatValue(view.hi);
+  const legend = legendOf(counts, view, image.finite, formatValue);
+  $("legend").replaceChildren(...legend.map(({ label, colors }) => {
+    const li = document.createElement("li");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = colors.length === 2 ? `linear-gradient(to right, ${colors[0]}, ${colors[1]})` : colors[0];
+    li.append(swatch, label);
+    return li;
+  }));
+  Object.assign(state, { lo: view.lo, hi: view.hi, overlay: view.overlay, legend });
 }
 
-async function main() {
-  document.querySelector(`input[name=where][value=${where}]`).checked = true;
-  for (const input of document.querySelectorAll("input[name=where]")) {
-    input.onchange = () => {
-      params.set("decode", input.value);
-      location.search = params.toString();
-    };
-  }
-  if (!hasWasmSimd()) throw new Error("this browser lacks WebAssembly SIMD");
-  await ready();
-  const result = await read(arrayPath);
-  const overlay = overlayPath ? await read(overlayPath) : null;
-  if (overlay && (overlay.height !== result.height || overlay.width !== result.width || overlay.info.presented !== "bool")) {
-    throw new Error(`overlay ${overlayPath} must be a bool array of ${result.height}x${result.width}`);
-  }
-  $("overlay").disabled = !overlay;
-  $("overlay").checked = !!overlay;
-  showInfo(result.info);
-  showTimes(result.chunkMs, result.gridColumns, overlay?.chunkMs ?? []);
+// ---- loading -------------------------------------------------------------------
 
-  const canvas = $("canvas");
-  canvas.width = result.width;
-  canvas.height = result.height;
-  const [min, max] = valueRange(result.info, result.values);
-  const integer = !/^float/.test(result.info.presented);
-  const valueAt = contrast(min, max, integer);
-  const mask = overlay ? overlay.values : null;
-  for (const id of ["lo", "hi", "overlay"]) $(id).oninput = () => draw(result, mask, valueAt);
-  draw(result, mask, valueAt);
+// The URL of the page, changed: a new load (pushState) or a change of view
+// (replaceState).
+function setParams(change, { push = false } = {}) {
+  const params = new URLSearchParams(location.search);
+  for (const [k, v] of Object.entries(change)) {
+    if (v === null) params.delete(k);
+    else params.set(k, v);
+  }
+  history[push ? "pushState" : "replaceState"](null, "", `?${params}`);
+}
 
+function showField(result, name, s) {
+  const field = result.fields.find((f) => f.name === name) ?? result.fields[0];
+  $("field").value = field.name;
+  state.field = field.name;
+  const order = result.height === 1 ? "left to right" : "row by row";
+  $("caption").textContent = `field ${field.name}: one pixel per record, ${order}`;
+  $("caption").hidden = false;
+  showImage(field.values, field, null, result.height, result.width, image?.scale ?? s.scale);
+}
+
+async function load() {
+  const generation = ++state.loads;
+  const s = settingsOf(location.search);
+  clearPanels();
+  Object.assign(state, { ready: false, error: null, where: s.where });
+  $("status").className = "";
+  $("status").textContent = `loading ${s.arrayPath}`;
+  $("store-input").value = s.storeParam;
+  $("array-input").value = s.arrayPath;
+  $("format-input").value = s.format;
+  for (const input of document.querySelectorAll("input[name=where]")) input.checked = input.value === s.where;
+  try {
+    if (!hasWasmSimd()) throw new Error("this browser lacks WebAssembly SIMD");
+    await ready();
+    const result = await read(s, s.arrayPath, "array");
+    const overlay = s.overlayPath && result.kind === "image" ? await read(s, s.overlayPath, "overlay") : null;
+    if (overlay && (overlay.height !== result.height || overlay.width !== result.width || overlay.info.presented !== "bool")) {
+      throw new Error(`the overlay "${s.overlayPath}" must be a bool array of ${result.height}x${result.width}`);
+    }
+    if (generation !== state.loads) return; // a newer load has begun
+    show(result, overlay, s);
+  } catch (error) {
+    if (generation !== state.loads) return;
+    clearPanels();
+    state.error = error.message;
+    $("status").replaceChildren(breakable(`error: ${error.message}`));
+    $("status").className = "error";
+    console.warn(error);
+  }
+}
+
+function show(result, overlay, s) {
+  const where = s.where === "worker" ? "a Web Worker (its own wasm instance)" : "this page (zarrita + register())";
+  const records = result.height * result.width;
+  let shown;
+  if (result.kind === "image") {
+    shown = `${result.height}x${result.width} drawn`;
+    $("overlay").disabled = !overlay;
+    $("overlay").checked = !!overlay;
+    showImage(result.values, result.info, overlay ? overlay.values : null, result.height, result.width, s.scale);
+  } else if (result.kind === "struct") {
+    const n = result.table.rows.length;
+    showTable(`first ${n} of ${records} records`, result.table);
+    shown = `${records} records, the first ${n} in the table`;
+    if (result.fields.length) {
+      $("field").replaceChildren(...result.fields.map(({ name, stored }) => new Option(`${name} (${stored})`, name)));
+      $("field-panel").hidden = false;
+      showField(result, s.field, s);
+      $("field").onchange = () => {
+        setParams({ field: $("field").value });
+        showField(result, $("field").value, s);
+      };
+      shown += `; field ${state.field} drawn, ${result.height}x${result.width}`;
+    }
+  } else {
+    const n = result.table.rows.length;
+    showTable(`first ${n} of ${result.table.total} values`, result.table);
+    shown = `${result.table.total} strings, the first ${n} in the table`;
+  }
+  showInfo(result.info, s, shown);
+  showTimes(s, result.chunkMs, result.gridColumns, overlay?.chunkMs ?? []);
   Object.assign(state, {
+    kind: result.kind,
     info: result.info,
-    range: [min, max],
+    table: result.table ?? null,
+    fields: (result.fields ?? []).map((f) => f.name),
     chunkMs: result.chunkMs.map((c) => c.ms),
     overlayChunkMs: overlay ? overlay.chunkMs.map((c) => c.ms) : [],
   });
-  $("status").textContent = `decoded ${result.chunkMs.length} ${arrayPath} chunks` +
-    (overlay ? ` and ${overlay.chunkMs.length} ${overlayPath} chunks` : "") +
-    ` in ${where === "worker" ? "a Web Worker (its own wasm instance)" : "this page (zarrita + register())"}`;
+  $("status").textContent = `decoded ${result.chunkMs.length} ${s.arrayPath} chunks` +
+    (overlay ? ` and ${overlay.chunkMs.length} ${s.overlayPath} chunks` : "") + ` in ${where}`;
   state.ready = true;
 }
 
-main().catch((error) => {
-  state.error = `${error.code ?? error.name}: ${error.message}`;
-  $("status").textContent = `error: ${state.error}`;
-  $("status").className = "error";
-  console.error(error);
-});
+// ---- controls --------------------------------------------------------------------
+
+for (const id of ["lo", "hi", "overlay"]) $(id).oninput = draw;
+for (const input of document.querySelectorAll("input[name=scale]")) {
+  input.onchange = () => {
+    setParams({ contrast: input.value === "linear" ? null : input.value });
+    if (image) useScale(input.value);
+  };
+}
+for (const input of document.querySelectorAll("input[name=where]")) {
+  input.onchange = () => {
+    setParams({ decode: input.value }, { push: true });
+    load();
+  };
+}
+$("open").onsubmit = (event) => {
+  event.preventDefault();
+  const store = $("store-input").value.trim();
+  setParams({
+    store: store && store !== DEFAULT_STORE ? store : null,
+    array: $("array-input").value.trim(),
+    format: $("format-input").value === "auto" ? null : $("format-input").value,
+    overlay: null, // of the array before
+    field: null,
+  }, { push: true });
+  load();
+};
+window.addEventListener("popstate", load);
+load();

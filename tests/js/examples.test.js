@@ -1,7 +1,11 @@
-// The demo and the Node examples run and say what they should.
+// The demo and the Node examples run and say what they should; every value
+// they print is recomputed here from the sample generator's formulas.
 import { expect, jest, test } from "@jest/globals";
-import { execFileSync } from "node:child_process";
-import { makeImage } from "../../examples/sample-store.mjs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import {
+  DETECTION_FIELDS, LABELS, makeActivations, makeDetections, makeImage, makeMask, makeWeights,
+} from "../../examples/sample-store.mjs";
 import { ROOT } from "./support/browser.js";
 
 jest.setTimeout(60000);
@@ -13,10 +17,17 @@ test("npm run demo's script verifies every value and reports sizes and speed", (
   expect(out).toMatch(/image +uint16 +packbits \{"last_bit":11\} +384 KiB stored vs {2}512 KiB as uint16 \(75\.0%\), values verified: all 262144/);
   expect(out).toMatch(/mask +bool +packbits \{\} +32 KiB stored vs {2}256 KiB as bool \(12\.5%\), values verified: all 262144/);
   expect(out).toMatch(/weights +int4 -> int8 +packbits \{\} +128 KiB stored vs {2}256 KiB as int8 \(50\.0%\), values verified: all 262144/);
-  expect(out).toMatch(/activations float8_e4m3 -> float32 bytes \{\} +256 KiB stored vs 1024 KiB as float32 \(25\.0%\), values verified: all 262144/);
+  expect(out).toMatch(/activations float8_e4m3 -> float32 +bytes \{\} +256 KiB stored vs 1024 KiB as float32 \(25\.0%\), values verified: all 262144/);
+  // 64 records of 4 + 4 + 2 + 32 bytes, stored and presented alike
+  expect(out).toMatch(/detections +struct -> uint8 +bytes \{"endian":"little"\} +2688 B stored vs +2688 B as uint8 \(100\.0%\), values verified: all 64 records \(x, y, score, label\)/);
+  // 8 strings of 32 bytes stored; presented with one spare code point: 8 x 9 x 4 bytes
+  expect(out).toMatch(/labels +fixed_length_utf32 -> v2:U9 +bytes \{"endian":"little"\} +256 B stored vs +288 B as v2:U9 \(88\.9%\), values verified: all 8\n/);
   expect(out).toMatch(/decode a 128x128 12-bit image chunk: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
   expect(out).toMatch(/decode a 128x128 float8_e4m3 chunk to float32: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
   expect(out).toContain("npm run viewer");
+  // the store's folder is gone by the end: the demo does not name it
+  expect(out).toContain("to a temporary folder, removed when the demo ends");
+  expect(out).not.toContain(tmpdir());
 });
 
 test("examples/node/direct-codecs.mjs", () => {
@@ -29,14 +40,40 @@ test("examples/node/direct-codecs.mjs", () => {
   expect(out).toContain("LENGTH_MISMATCH: packbits: uint16 bits 0..11 shape [64, 64] needs 6144 bytes, got 6143");
 });
 
-test("examples/node/read-local-store.mjs reads the sample store from disk", () => {
+// The summary lines of a numeric array, from its values.
+function numericSummary(values) {
+  let min = Infinity, max = -Infinity, sum = 0;
+  for (const v of values) {
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+    sum += v;
+  }
+  const row = Array.from({ length: 10 }, (_, i) => values[100 * 512 + 200 + i]).join(" ");
+  return `  region [100:110, 200:210], first row: ${row}\n  whole array: min ${min}, max ${max}, mean ${(sum / values.length).toFixed(2)}\n`;
+}
+
+test("examples/node/read-local-store.mjs reads every array of the sample store through withDataTypes", () => {
   const out = run("examples/node/read-local-store.mjs");
-  expect(out).toContain("image: uint16 512x512, chunks 128x128");
   const image = makeImage();
-  const mean = image.reduce((a, b) => a + b, 0) / image.length;
-  const min = image.reduce((a, b) => Math.min(a, b));
-  const max = image.reduce((a, b) => Math.max(a, b));
-  expect(out).toContain(`whole array: min ${min}, max ${max}, mean ${mean.toFixed(2)}`);
-  const row = Array.from({ length: 10 }, (_, i) => image[100 * 512 + 200 + i]).join(" ");
-  expect(out).toContain(`region [100:110, 200:210], first row: ${row}`);
+  expect(out).toContain(`image: uint16 512x512, chunks 128x128\n${numericSummary(image)}`);
+  expect(out).toContain(`mask: bool 512x512, chunks 128x128\n${numericSummary(makeMask(image))}`);
+  expect(out).toContain(`weights: int4 (read as int8) 512x512, chunks 128x128\n${numericSummary(makeWeights())}`);
+  expect(out).toContain(`activations: float8_e4m3 (read as float32) 512x512, chunks 128x128\n${numericSummary(makeActivations())}`);
+
+  const type = `struct {${DETECTION_FIELDS.map((f) => `${f.name}: ${typeof f.data_type === "string" ? f.data_type : `${f.data_type.name} (${f.data_type.configuration.length_bytes} B)`}`).join(", ")}}`;
+  const rows = makeDetections().slice(0, 3).map((d, i) =>
+    // float32 and float16 hold the sample's values exactly
+    `  [${i}] x=${Math.fround(d.x)} y=${Math.fround(d.y)} score=${d.score} label=${JSON.stringify(d.label)}\n`).join("");
+  // Node 20 has no Float16Array: float16 fields come as Float32Array
+  const score = typeof globalThis.Float16Array === "function" ? "Float16Array" : "Float32Array";
+  expect(out).toContain(`detections: ${type} (read as uint8, 42 bytes a record) 64, chunks 16\n` +
+    `  fields: x (Float32Array), y (Float32Array), score (${score}), label (UnicodeStringArray)\n${rows}`);
+  expect(out).toContain(`labels: fixed_length_utf32 (32 B) (read as v2:U9) 8, chunks 4\n  values: ${LABELS.map((l) => JSON.stringify(l)).join(", ")}\n`);
+});
+
+test("examples/node/read-local-store.mjs names a missing array and fails", () => {
+  const { status, stdout, stderr } = spawnSync("node", ["examples/node/read-local-store.mjs", "--sample", "nowhere"], { cwd: ROOT, encoding: "utf8" });
+  expect(status).toBe(1);
+  expect(stdout).toBe("wrote the sample store to a temporary folder (removed at the end)\n");
+  expect(stderr).toMatch(/^read-local-store: array "nowhere": .*not found/i);
 });

@@ -1,12 +1,17 @@
 // The viewer in Chromium: every canvas pixel, decoded in the page and in a
 // Web Worker, against the values Node computes from the sample generator:
 // the 12-bit image with its mask, the int4 weights and the float8_e4m3
-// activations (both through withDataTypes).
+// activations (both through withDataTypes) on the linear and the
+// symmetric-log scale; decode times printed with 3 significant digits.
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
 import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
 import { makeActivations, makeImage, makeMask, makeWeights, SHAPE } from "../../../examples/sample-store.mjs";
-import { ARTIFACTS, launchChromium, openPage, serveRepository } from "../support/browser.js";
+import { ARTIFACTS, launchChromium, serveRepository } from "../support/browser.js";
+import {
+  canvasRGBA, choose, expectedRGBA, firstDifference, openViewer, setControls, smallestNonZero,
+} from "../support/viewer-page.js";
 
 jest.setTimeout(120000);
 
@@ -26,114 +31,125 @@ afterAll(async () => {
   server?.close();
 });
 
-// The expected canvas, from the source values (not from any decode): the
-// window [lo, hi] mapped to 0..255 gray, masked pixels half-way to red.
-function expectedRGBA(values, { lo, hi, overlay }, mask = null) {
-  const out = new Uint8Array(values.length * 4);
-  for (let i = 0; i < values.length; i++) {
-    const g = Math.min(255, Math.max(0, Math.round((values[i] - lo) * (255 / (hi - lo)))));
-    const red = overlay && mask[i];
-    out.set([red ? Math.round((g + 255) / 2) : g, red ? Math.round(g / 2) : g, red ? Math.round(g / 2) : g, 255], 4 * i);
-  }
-  return out;
-}
-
-async function openViewer(query) {
-  const { page, problems } = await openPage(browser);
-  await page.goto(`${url}/examples/viewer/?${query}`);
-  await page.waitForFunction(() => window.viewerState?.ready || window.viewerState?.error);
-  return { page, problems, state: await page.evaluate(() => window.viewerState) };
-}
-
-// Moves a control as a person would.
-async function setControls(page, values) {
-  await page.evaluate((values) => {
-    for (const [id, value] of Object.entries(values)) {
-      const input = document.getElementById(id);
-      if (input.type === "checkbox") input.checked = value;
-      else input.value = value;
-      input.dispatchEvent(new Event("input"));
-    }
-  }, values);
-}
-
-async function canvasRGBA(page) {
-  const base64 = await page.evaluate(() => {
-    const canvas = document.getElementById("canvas");
-    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
-    let s = "";
-    for (let i = 0; i < data.length; i += 8192) s += String.fromCharCode(...data.subarray(i, i + 8192));
-    return btoa(s);
-  });
-  return new Uint8Array(Buffer.from(base64, "base64"));
-}
-
-function firstDifference(got, want) {
-  for (let i = 0; i < want.length; i++) {
-    if (got[i] !== want[i]) {
-      const pixel = i >> 2;
-      return `pixel (${Math.floor(pixel / SHAPE[1])}, ${pixel % SHAPE[1]}) channel ${i & 3}: ${got[i]} != ${want[i]}`;
-    }
-  }
-  return null;
-}
+const differs = async (page, values, view, mask) => firstDifference(await canvasRGBA(page), expectedRGBA(values, view, mask), SHAPE[1]);
 
 describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
   test("the sample image: every canvas pixel matches Node's values; contrast and overlay controls redraw", async () => {
-    const { page, problems, state } = await openViewer(`decode=${mode}`);
+    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}`);
     expect(state.error).toBeNull();
     expect(state.where).toBe(mode);
+    expect(state.kind).toBe("image");
     expect(await page.textContent("#status")).toContain(mode === "worker" ? "a Web Worker" : "this page");
-    expect(state.info).toMatchObject({ stored: "uint16", presented: "uint16", codecs: 'packbits {"last_bit":11}' });
+    expect(state.info).toMatchObject({ stored: "uint16", presented: "uint16", codecs: 'packbits {"last_bit":11}', format: "Zarr v3" });
     expect(state.range).toEqual([0, 4095]); // the 12 bits packbits keeps
     expect(state.chunkMs).toHaveLength(16);
     expect(state.overlayChunkMs).toHaveLength(16);
     const image = makeImage();
     const mask = makeMask(image);
-    expect(firstDifference(await canvasRGBA(page), expectedRGBA(image, { lo: 0, hi: 4095, overlay: true }, mask))).toBeNull();
+    expect(await differs(page, image, { lo: 0, hi: 4095, overlay: true }, mask)).toBeNull();
+    // the legend: the window, and the overlay with its pixel count
+    const masked = mask.reduce((a, b) => a + b, 0);
+    expect(state.legend.map((e) => e.key)).toEqual(["window", "overlay"]);
+    expect(state.legend[1].label).toBe(`mask overlay: ${masked} pixels blended half-way to red`);
     await page.screenshot({ path: `${ARTIFACTS}/viewer-${mode}.png` });
 
     // one slider step per 12-bit value
     await setControls(page, { lo: 1000, hi: 3000, overlay: false });
-    expect(firstDifference(await canvasRGBA(page), expectedRGBA(image, { lo: 1000, hi: 3000, overlay: false }))).toBeNull();
+    expect(await differs(page, image, { lo: 1000, hi: 3000 })).toBeNull();
+    expect(await page.textContent("#lo-value")).toBe("1000");
+    expect((await page.evaluate(() => window.viewerState)).legend.map((e) => e.key)).toEqual(["window"]);
+
+    // every time with 3 significant digits and a unit, never "0.000"
+    const times = await page.$$eval("#times td", (cells) => cells.map((c) => c.textContent));
+    expect(times).toHaveLength(16);
+    for (const t of times) expect(t).toMatch(/^(\d\.\d\d|\d\d\.\d|\d{3}) (ns|µs|ms|s)$/);
+    expect(await page.textContent("#summary")).toMatch(/^image: (\d\.\d\d|\d\d\.\d|\d{3}) (ns|µs|ms) per chunk on average \(16 chunks timed/);
     expect(problems).toEqual([]);
     await page.close();
   });
 
   test("int4 weights (packbits), presented as int8 over the type's range", async () => {
-    const { page, problems, state } = await openViewer(`decode=${mode}&array=weights`);
+    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&array=weights`);
     expect(state.error).toBeNull();
     expect(state.info).toMatchObject({ stored: "int4", storedName: "int4", presented: "int8", codecs: "packbits" });
     expect(await page.textContent("#info")).toContain("int4");
     expect(state.range).toEqual([-8, 7]);
     expect(state.chunkMs).toHaveLength(16);
     expect(state.overlayChunkMs).toEqual([]);
+    expect(await page.isDisabled("#overlay")).toBe(true);
     const weights = makeWeights();
-    expect(firstDifference(await canvasRGBA(page), expectedRGBA(weights, { lo: -8, hi: 7, overlay: false }))).toBeNull();
+    expect(await differs(page, weights, { lo: -8, hi: 7 })).toBeNull();
     await setControls(page, { lo: 4, hi: 12 }); // slider steps are values: -4 .. 4
-    expect(firstDifference(await canvasRGBA(page), expectedRGBA(weights, { lo: -4, hi: 4, overlay: false }))).toBeNull();
+    expect(await differs(page, weights, { lo: -4, hi: 4 })).toBeNull();
     expect(problems).toEqual([]);
     await page.close();
   });
 
-  test("float8_e4m3 activations (bytes), widened to float32, window from the data", async () => {
-    const { page, problems, state } = await openViewer(`decode=${mode}&array=activations`);
+  test("float8_e4m3 activations (bytes), widened to float32: linear window from the data, then symmetric log", async () => {
+    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&array=activations`);
     expect(state.error).toBeNull();
     expect(state.info).toMatchObject({ stored: "float8_e4m3", presented: "float32", codecs: "bytes" });
     const activations = makeActivations();
     const min = activations.reduce((a, b) => Math.min(a, b));
     const max = activations.reduce((a, b) => Math.max(a, b));
     expect(state.range).toEqual([min, max]);
-    expect(firstDifference(await canvasRGBA(page), expectedRGBA(activations, { lo: min, hi: max, overlay: false }))).toBeNull();
+    expect(state.scale).toBe("linear");
+    expect(await differs(page, activations, { lo: min, hi: max })).toBeNull();
     await page.screenshot({ path: `${ARTIFACTS}/viewer-activations-${mode}.png` });
+
+    // symlog, chosen as a person would: C is the smallest non-zero magnitude
+    // (float8_e4m3's smallest subnormal, 2^-9, is among the values)
+    await choose(page, "scale", "symlog");
+    const c = smallestNonZero(activations);
+    expect(c).toBe(2 ** -9);
+    const after = await page.evaluate(() => ({ state: window.viewerState, search: location.search }));
+    expect(after.state).toMatchObject({ scale: "symlog", c, lo: min, hi: max });
+    expect(after.search).toContain("contrast=symlog");
+    expect(await differs(page, activations, { lo: min, hi: max, scale: "symlog", c })).toBeNull();
+    // docs/viewer.md: values in the legend with 6 significant digits
+    expect(after.state.legend[0].label).toBe(`${min} (black) to ${max} (white), symmetric log, linear within ±${Number(c.toPrecision(6))}; ` +
+      "values beyond the window clip to black or white");
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-activations-symlog-${mode}.png` });
+    // the sliders move evenly in symlog's T: the middle position is T = 0, value 0
+    await setControls(page, { lo: 500 });
+    expect(await differs(page, activations, { lo: 0, hi: max, scale: "symlog", c })).toBeNull();
     expect(problems).toEqual([]);
     await page.close();
   });
 });
 
-test("an array that is not in the store is a clear error on the page", async () => {
-  const { page, state } = await openViewer("array=nowhere");
-  expect(state.error).toMatch(/nowhere/);
-  expect(await page.textContent("#status")).toContain("error:");
+test("?contrast=symlog opens on the symmetric-log scale", async () => {
+  const { page, state } = await openViewer(browser, url, "array=activations&contrast=symlog");
+  const activations = makeActivations();
+  expect(state.scale).toBe("symlog");
+  expect(await page.isChecked("input[name=scale][value=symlog]")).toBe(true);
+  expect(await differs(page, activations, { lo: -240, hi: 240, scale: "symlog", c: smallestNonZero(activations) })).toBeNull();
   await page.close();
+});
+
+// Two shapes the sample store lacks, from tests/fixtures/v3-data-types.zarr
+// (int4 codes in its expected.json): a sharded array (zarrita reads its
+// parts by range, through the viewer's fetch cache) and a 0-d one (zarr.get
+// returns its value alone).
+describe("arrays of the data-type fixtures", () => {
+  const fixtures = JSON.parse(readFileSync(new URL("../../fixtures/v3-data-types.zarr/expected.json", import.meta.url), "utf8"));
+  const store = encodeURIComponent("/tests/fixtures/v3-data-types.zarr/");
+
+  test.each(["main", "worker"])("sharded int4, decoding in %s", async (mode) => {
+    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&store=${store}&array=sharded_int4`);
+    expect(state.error).toBeNull();
+    expect(state.info.codecs).toMatch(/^sharding_indexed /);
+    const { codes, shape } = fixtures.sharded_int4;
+    expect(firstDifference(await canvasRGBA(page), expectedRGBA(codes, { lo: -8, hi: 7 }), shape[1])).toBeNull();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test("a 0-d int4 array: one pixel", async () => {
+    const { page, state } = await openViewer(browser, url, `store=${store}&array=scalar_int4`);
+    expect(state.error).toBeNull();
+    expect(state.info).toMatchObject({ storedShape: [], selection: "" });
+    expect(firstDifference(await canvasRGBA(page), expectedRGBA(fixtures.scalar_int4.codes, { lo: -8, hi: 7 }), 1)).toBeNull();
+    await page.close();
+  });
 });

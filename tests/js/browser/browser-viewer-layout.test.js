@@ -1,0 +1,71 @@
+// The viewer's layout from a phone's 360 px to a desktop's 1280 px: the
+// page never scrolls sideways (wide tables scroll in their own box) and no
+// word is broken mid-way (long URLs and codec JSON break only where the
+// viewer allows, after / , { [ : = & ?). Screenshots of each view at
+// each width go to tests/artifacts/.
+import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
+import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
+import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
+import { ARTIFACTS, launchChromium, serveRepository } from "../support/browser.js";
+import { openViewer } from "../support/viewer-page.js";
+
+jest.setTimeout(120000);
+
+let browser;
+let server;
+let url;
+
+beforeAll(async () => {
+  await makeViewerStore();
+  await buildViewerWorker();
+  ({ server, url } = await serveRepository());
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const VIEWS = {
+  image: "",
+  activations: "array=activations&contrast=symlog",
+  detections: "array=detections",
+  labels: "array=labels",
+  "n5-float64": `store=${encodeURIComponent("/tests/fixtures/n5-store.n5/")}&array=types/float64`,
+  error: `array=${"a-long-name-".repeat(4)}nowhere`,
+};
+
+// Words of visible text (runs of non-space, hyphens allowed to end a line)
+// that the browser laid out over more than one line.
+function brokenWords() {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest("[hidden], script, style, select") || !parent.getClientRects().length) continue;
+    for (const m of node.data.matchAll(/[^\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}
+
+describe.each([360, 1280])("%i px wide", (width) => {
+  test.each(Object.keys(VIEWS))("%s: no sideways scrolling, no word broken", async (view) => {
+    const { page, state } = await openViewer(browser, url, VIEWS[view], { width, height: 800 });
+    expect(state.error === null).toBe(view !== "error");
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    expect(await page.evaluate(brokenWords)).toEqual([]);
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-layout-${view}-${width}.png`, fullPage: true });
+    await page.close();
+  });
+});

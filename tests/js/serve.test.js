@@ -1,0 +1,78 @@
+// scripts/serve.mjs as `npm run viewer` runs it: any free port unless PORT
+// is set; a PORT that is taken or no port is one clear line and exit code
+// 1, not a stack trace; a named directory is served with CORS for the
+// viewer on another origin.
+import { afterEach, expect, jest, test } from "@jest/globals";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { ROOT } from "./support/browser.js";
+
+jest.setTimeout(30000);
+
+const children = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill();
+});
+
+function runServe(env, args = []) {
+  const { PORT: _, ...rest } = process.env;
+  return spawnSync("node", ["scripts/serve.mjs", ...args], { cwd: ROOT, env: { ...rest, ...env }, encoding: "utf8", timeout: 10000 });
+}
+
+// Starts serve.mjs and resolves to the URL of its first line.
+function startServe(env, args = []) {
+  const { PORT: _, ...rest } = process.env;
+  const child = spawn("node", ["scripts/serve.mjs", ...args], { cwd: ROOT, env: { ...rest, ...env } });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = /at (http:\/\/127\.0\.0\.1:(\d+))\n/.exec(out);
+      if (match) resolve({ url: match[1], port: Number(match[2]), out });
+    });
+    child.on("exit", (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
+  });
+}
+
+test("without PORT it listens on a free port and serves the viewer", async () => {
+  const { url, port } = await startServe({});
+  expect(port).toBeGreaterThan(0);
+  const page = await fetch(`${url}/examples/viewer/`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain("zarr-codecs-wasm viewer");
+});
+
+test("a PORT that is taken: one line naming the port, exit code 1", async () => {
+  const blocker = createServer();
+  await new Promise((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+  const { port } = blocker.address();
+  try {
+    const { status, stdout, stderr } = runServe({ PORT: String(port) });
+    expect(status).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(`serve: port ${port} on 127.0.0.1 is in use: set PORT to a free port, or leave PORT unset for any free one\n`);
+  } finally {
+    blocker.close();
+  }
+});
+
+test("a PORT that is no port number: one line, exit code 1", () => {
+  const { status, stderr } = runServe({ PORT: "80a" });
+  expect(status).toBe(1);
+  expect(stderr).toBe('serve: PORT must be a port number (0..65535), got "80a"\n');
+});
+
+test("a named directory is served at the root, with CORS; a missing one is refused", async () => {
+  const { url } = await startServe({}, ["tests/fixtures/n5-store.n5"]);
+  const response = await fetch(`${url}/attributes.json`);
+  expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  expect(JSON.parse(await response.text())).toMatchObject({ n5: "2.0.0" });
+  // a missing key too: a store's reader must see a 404, not a CORS failure
+  const missing = await fetch(`${url}/zarr.json`);
+  expect(missing.status).toBe(404);
+  expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+  const { status, stderr } = runServe({}, ["tests/fixtures/no-such-dir"]);
+  expect(status).toBe(1);
+  expect(stderr).toBe(`serve: no directory ${ROOT}tests/fixtures/no-such-dir\n`);
+});

@@ -1,0 +1,112 @@
+// The viewer in Chromium for the browser tests: opening it, reading its
+// canvas, moving its controls, and the canvas it should show, computed
+// from source values and docs/viewer.md's rules alone (never from a
+// decode or from the viewer's own modules).
+import { openPage } from "./browser.js";
+
+// docs/viewer.md: the colours of values the window cannot place.
+export const DOCUMENTED = { nan: [255, 0, 255], posInf: [255, 170, 0], negInf: [0, 150, 255] };
+
+/** Opens the viewer with `query` and waits until it has drawn or failed. */
+export async function openViewer(browser, url, query, viewport) {
+  const { page, problems } = await openPage(browser, viewport);
+  await page.goto(`${url}/examples/viewer/?${query}`);
+  await settled(page);
+  return { page, problems, state: await page.evaluate(() => window.viewerState) };
+}
+
+/** Waits for the current load to finish, drawn or failed. */
+export function settled(page) {
+  return page.waitForFunction(() => window.viewerState?.ready || window.viewerState?.error);
+}
+
+/** Runs `action` (a click, a step back in history) and waits for the load it starts to finish. */
+export async function afterNextLoad(page, action) {
+  const before = await page.evaluate(() => window.viewerState.loads);
+  await action();
+  await page.waitForFunction((n) => window.viewerState.loads > n && (window.viewerState.ready || window.viewerState.error), before);
+}
+
+// Moves a control as a person would.
+export async function setControls(page, values) {
+  await page.evaluate((values) => {
+    for (const [id, value] of Object.entries(values)) {
+      const input = document.getElementById(id);
+      if (input.type === "checkbox") input.checked = value;
+      else input.value = value;
+      input.dispatchEvent(new Event(input.tagName === "SELECT" ? "change" : "input"));
+    }
+  }, values);
+}
+
+/** Clicks a radio button of group `name` as a person would. */
+export async function choose(page, name, value) {
+  await page.check(`input[name=${name}][value=${value}]`);
+}
+
+export async function canvasRGBA(page) {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.getElementById("canvas");
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    let s = "";
+    for (let i = 0; i < data.length; i += 8192) s += String.fromCharCode(...data.subarray(i, i + 8192));
+    return btoa(s);
+  });
+  return new Uint8Array(Buffer.from(base64, "base64"));
+}
+
+export function firstDifference(got, want, width) {
+  if (got.length !== want.length) return `${got.length / 4} pixels drawn, ${want.length / 4} expected`;
+  for (let i = 0; i < want.length; i++) {
+    if (got[i] !== want[i]) {
+      const pixel = i >> 2;
+      return `pixel (${Math.floor(pixel / width)}, ${pixel % width}) channel ${i & 3}: ${got[i]} != ${want[i]}`;
+    }
+  }
+  return null;
+}
+
+// docs/viewer.md's symmetric log: sign(v) ln(1 + |v|/C), and ln|v| - ln C
+// where |v|/C overflows.
+function symlog(v, c) {
+  if (v === 0) return 0;
+  const r = Math.abs(v) / c;
+  return Math.sign(v) * (Number.isFinite(r) ? Math.log1p(r) : Math.log(Math.abs(v)) - Math.log(c));
+}
+
+/** symlog's default C: the smallest non-zero finite magnitude. */
+export function smallestNonZero(values) {
+  let c = Infinity;
+  for (const v of values) if (Number.isFinite(v) && v !== 0 && Math.abs(v) < c) c = Math.abs(v);
+  return c;
+}
+
+/** The finite minimum and maximum. */
+export function finiteRange(values) {
+  const finite = Array.from(values, Number).filter(Number.isFinite);
+  return [Math.min(...finite), Math.max(...finite)];
+}
+
+/**
+ * The expected canvas: the window [lo, hi] mapped to 0..255 gray, linear or
+ * symmetric log (scale "symlog", C = c), clipped; NaN and infinities in
+ * their documented colours; masked pixels half-way to red.
+ */
+export function expectedRGBA(values, { lo, hi, overlay = false, scale = "linear", c = 1 }, mask = null) {
+  const t = (v) => (scale === "symlog" ? symlog(v, c) : v);
+  const out = new Uint8Array(values.length * 4);
+  for (let i = 0; i < values.length; i++) {
+    const v = Number(values[i]);
+    let rgb;
+    if (Number.isNaN(v)) rgb = DOCUMENTED.nan;
+    else if (v === Infinity) rgb = DOCUMENTED.posInf;
+    else if (v === -Infinity) rgb = DOCUMENTED.negInf;
+    else {
+      const g = Math.min(255, Math.max(0, Math.round((t(v) - t(lo)) * (255 / (t(hi) - t(lo))))));
+      const red = overlay && mask[i];
+      rgb = red ? [Math.round((g + 255) / 2), Math.round(g / 2), Math.round(g / 2)] : [g, g, g];
+    }
+    out.set([...rgb, 255], 4 * i);
+  }
+  return out;
+}
