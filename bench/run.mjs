@@ -3,7 +3,7 @@
 // (bench/peers.mjs: what a careful engineer avoiding wasm would write) and
 // the plain loops a library writes (zarrita's own BytesCodec for bytes).
 // Writes bench/results.json, bench/results.md and bench/chart.svg;
-// --update-readme also replaces the README's performance section.
+// --update-docs also replaces the results in docs/performance.md.
 // --quick: two sizes, few rounds (the test command's smoke run).
 // --layouts: only the records, strings and N5 cases (with --no-write).
 import { execFileSync } from "node:child_process";
@@ -509,7 +509,7 @@ for (const g of goals) {
 const date = new Date().toISOString().slice(0, 10);
 const machine = `Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}`;
 const rows = [];
-for (const op of ["bytes-be-decode", "bytes-be-encode", "packbits-decode", "packbits-encode", "widen-decode", "records-be-decode", "structFields", "strings-be-decode", "n5-decode"]) {
+for (const op of ["bytes-be-decode", "bytes-be-encode", "packbits-decode", "packbits-encode", "widen-decode"]) {
   for (const label of [...new Set(results.filter((r) => r.op === op).map((r) => r.label))]) {
     const bySize = {};
     for (const r of results.filter((x) => x.op === op && x.label === label)) bySize[sizeLabel(r.size)] = r;
@@ -527,6 +527,14 @@ const cell = (r) => {
 let md = `Measured ${date}, ${machine}${quick ? " (quick run)" : ""}. Ratios of best times (${ROUNDS} rounds, order rotated, GC before each, in each of ${PASSES} passes), measured side by side in one process. Each cell: x tuned JS / x plain JS (zarrita's BytesCodec for bytes) / fraction of the floor (decodes).\n\n`;
 md += `| case | ${sizeNames.join(" | ")} |\n|---|${sizeNames.map(() => "---").join("|")}|\n`;
 for (const row of rows) md += `| ${row.label} | ${sizeNames.map((s) => cell(row.bySize[s])).join(" | ")} |\n`;
+const layoutLabels = { "records-be-decode": "big-endian records", structFields: "structFields", "strings-be-decode": "big-endian strings", "n5-decode": "N5 block" };
+const layouts = results.filter((r) => r.op in layoutLabels);
+if (layouts.length) {
+  md += `\nRecords, strings and N5 blocks (records: int32, uint8, float64, int16, float32, 19 bytes; strings: 16 code points, against zarrita's own bytes codec as plain JS; N5: a uint16 block, raw), against the fastest JS peer (records: a DataView loop; structFields: a DataView column split; strings: 32-bit word swaps; N5: a tiled swap-and-transpose):\n\n| case | size | x tuned JS | x plain JS | fraction of the floor | time of a big-endian bytes decode of the same size |\n|---|---|---|---|---|---|\n`;
+  for (const r of layouts) {
+    md += `| ${layoutLabels[r.op]} ${r.label} | ${sizeLabel(r.size)} | ${r.vsTuned.toFixed(2)}x | ${r.vsPlain ? `${r.vsPlain.toFixed(2)}x` : "–"} | ${r.ofFloor?.toFixed(2) ?? "–"} | ${r.ofBytesBE ? `${r.ofBytesBE.toFixed(2)}x` : "–"} |\n`;
+  }
+}
 md += `\ndecodeInto against TypedArray.prototype.set() of the same bytes: ${results.filter((r) => r.intoOfSet && r.label === "bool" && r.op === "packbits-decode").map((r) => `${sizeLabel(r.size)} ${r.intoOfSet.toFixed(2)}`).join(", ")} (bool).\n`;
 md += `\nKernels alone (one 64 KiB block, scratch to scratch), GB/s of decoded bytes:\n\n| kernel | wasm SIMD | wasm no SIMD | native -O3 | wasm / native |\n|---|---|---|---|---|\n`;
 for (const k of kernels) {
@@ -555,14 +563,15 @@ if (!args.has("--no-write")) {
   writeFileSync(`${root}bench/results.md`, md);
   writeFileSync(`${root}bench/chart.svg`, chart(rows, sizeNames, `zarr-codecs-wasm benchmark, ${date}, ${machine}`));
   console.log("\nwrote bench/results.json, bench/results.md, bench/chart.svg");
-  if (args.has("--update-readme")) {
-    const readme = readFileSync(`${root}README.md`, "utf8");
+  if (args.has("--update-docs")) {
+    const page = `${root}docs/performance.md`;
+    const text = readFileSync(page, "utf8");
     const start = "<!-- bench:start -->";
     const end = "<!-- bench:end -->";
-    const a = readme.indexOf(start);
-    const b = readme.indexOf(end);
-    if (a < 0 || b < a) throw new Error("bench: README.md has no bench:start / bench:end markers");
-    writeFileSync(`${root}README.md`, `${readme.slice(0, a + start.length)}\n${md}${readme.slice(b)}`);
-    console.log("updated README.md's performance section");
+    const a = text.indexOf(start);
+    const b = text.indexOf(end);
+    if (a < 0 || b < a) throw new Error("bench: docs/performance.md has no bench:start / bench:end markers");
+    writeFileSync(page, `${text.slice(0, a + start.length)}\n${md}${text.slice(b)}`);
+    console.log("updated docs/performance.md's results");
   }
 }

@@ -5,7 +5,8 @@
 # (zarr-codecs-wasm-nosimd for the benchmark).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Debian's emcc needs its acorn from /usr/share/nodejs (see DESIGN.md).
+# Debian's emcc needs its acorn from /usr/share/nodejs, which Node does not
+# search (docs/architecture.md, toolchain facts).
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 command -v emcmake >/dev/null || { echo "emcmake not found: run scripts/setup.sh (apt-get install emscripten)" >&2; exit 1; }
 mkdir -p build

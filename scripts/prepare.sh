@@ -28,17 +28,22 @@ if command -v emcmake >/dev/null && [ -x node_modules/.bin/esbuild ]; then
 fi
 if [ "$hook" = prepare ] && built; then exit 0; fi
 
-cat >&2 <<EOF
-
-zarr-codecs-wasm: cannot build the WebAssembly module here ($hook).
-  This copy comes from the sources (a git clone or folder), which do not
-  hold the built module (dist/zarr-codecs-wasm.wasm and its glue), and
-  building it needs Emscripten, which is not installed$( [ -x node_modules/.bin/esbuild ] || echo " (or the npm dev dependencies, which are missing)").
-  Either:
-  - install the published package instead: npm install zarr-codecs-wasm
-  - or build this copy: install Emscripten (Debian, Ubuntu:
-    sudo apt-get install emscripten), run npm install in the clone, then
-    npm run build; bash scripts/setup.sh does all of it.
-
-EOF
+steps=()
+command -v emcmake >/dev/null ||
+  steps+=("install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)")
+steps+=("cd $PWD && npm install && npm run build")
+{
+  echo
+  echo "zarr-codecs-wasm: cannot build the WebAssembly module here ($hook)."
+  echo "  This copy comes from the sources (a git clone or folder), which do not hold"
+  echo "  the built module (dist/zarr-codecs-wasm.wasm and its glue). Building it needs"
+  echo "  Emscripten and the package's npm dev dependencies; missing here:"
+  command -v emcmake >/dev/null || echo "    - Emscripten (emcmake is not on PATH)"
+  [ -x node_modules/.bin/esbuild ] || echo "    - the npm dev dependencies (no node_modules/.bin/esbuild in $PWD)"
+  echo "  Either install the published package (npm install zarr-codecs-wasm), or build"
+  echo "  this copy, then install it again:"
+  for step in "${steps[@]}"; do echo "    $step"; done
+  echo "  (In a clone, bash scripts/setup.sh installs everything and builds.)"
+  echo
+} >&2
 exit 1

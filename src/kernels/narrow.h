@@ -1,6 +1,6 @@
 // Narrowing float32 to the narrow float formats, for writes through a
 // widened presentation. Round to nearest, ties to even, then each format's
-// own rules (README, "Data types"):
+// own rules (docs/data-types.md, "Narrowing floats on write"):
 //
 //   IEEE-style (float16, bfloat16, float8_e3m4/e4m3/e5m2): overflow and
 //     infinities give infinity; NaN gives the spec's NaN code.

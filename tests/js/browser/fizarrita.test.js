@@ -73,9 +73,9 @@ test.each(["packbits12-gzip", "big-endian", "big-endian-gzip"])("getWorker reads
 
 test("known limit: without a compressor after packbits, fizarrita's size probe takes the packed size for the decoded one", async () => {
   // fizarrita 1.4.1 reads an uncompressed chunk's byte count as its decoded
-  // size and infers another chunk shape (the README's recipe puts gzip
+  // size and infers another chunk shape (docs/where-it-runs.md's recipe puts gzip
   // after packbits until that is fixed upstream). When this test fails,
-  // fizarrita has fixed it: drop the advice from the README.
+  // fizarrita has fixed it: drop the advice from docs/where-it-runs.md.
   warnings.length = 0;
   const result = await page.evaluate(() => window.app.read("packbits12").then(
     ({ data }) => ({ values: data.length }),

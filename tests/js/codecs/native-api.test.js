@@ -1,6 +1,6 @@
 // The low-level API: the embind classes nativeCodecs() hands out, TypedArrays
 // in and out, errors as status values, freed with delete(). Expected values
-// are the README's hand-worked examples.
+// are the hand-worked examples of docs/codecs.md.
 import { beforeAll, expect, test } from "@jest/globals";
 import { nativeCodecs, ready, widenToFloat32 } from "../../../js/index.js";
 

@@ -128,7 +128,7 @@ export function crc32c(bytes) {
 }
 
 /**
- * float32 -> a narrow format's code by the write rules of the README's
+ * float32 -> a narrow format's code by the write rules of docs/data-types.md's
  * table, found by listing every finite value and taking the nearest (ties
  * to the even code) rather than by bit arithmetic; null where the format
  * cannot hold the value (float4/float6 NaN and infinities; e8m0 zero and

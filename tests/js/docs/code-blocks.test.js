@@ -1,0 +1,174 @@
+// Every code block of the README and docs/ runs as written, so no example
+// can rot: JavaScript blocks run in Node as their own ES modules (from a
+// folder inside the package, so `import "zarr-codecs-wasm"` resolves to
+// this checkout as it would to an installed copy), JSON blocks parse, and
+// `text` blocks are output. Any other block (shell, HTML, code that needs a
+// bundler) must say in an HTML comment on the line before it why it is not
+// run here and what runs it instead:
+//   <!-- docs-test: not run: <reason> -->
+// The placeholder URLs of the examples are replaced by the sample store
+// (the demo's, written here) and the N5 fixture, served over HTTP.
+import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
+import { execFile } from "node:child_process";
+import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join, relative, resolve, sep } from "node:path";
+import { promisify } from "node:util";
+import * as zarr from "zarrita";
+import FileSystemStore from "@zarrita/storage/fs";
+import { register } from "../../../js/index.js";
+import { writeSampleStore } from "../../../examples/sample-store.mjs";
+import { ROOT } from "../support/browser.js";
+
+jest.setTimeout(120000);
+
+const PLACEHOLDERS = {
+  "https://example.com/data.zarr": "data.zarr",
+  "https://example.com/container.n5": "container.n5",
+};
+const RUN = new Set(["js", "javascript", "mjs"]);
+const SKIP = /^<!-- docs-test: not run: (.+) -->$/;
+
+/** The Markdown files: the README and everything under docs/. */
+function markdownFiles() {
+  const out = [join(ROOT, "README.md")];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".md")) out.push(path);
+    }
+  };
+  walk(join(ROOT, "docs"));
+  return out;
+}
+
+/** Fenced blocks of one file: { file, line, lang, code, skip }. */
+function codeBlocks(path) {
+  const lines = readFileSync(path, "utf8").split("\n");
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(\S*)\s*$/.exec(lines[i]);
+    if (!open) continue;
+    const fence = open[1];
+    let j = i + 1;
+    while (j < lines.length && lines[j] !== `${fence}\`\`\``) j++;
+    if (j === lines.length) throw new Error(`${path}:${i + 1}: a code fence that never closes`);
+    let k = i - 1;
+    while (k >= 0 && lines[k].trim() === "") k--;
+    const marker = k >= 0 ? SKIP.exec(lines[k].trim()) : null;
+    blocks.push({
+      file: relative(ROOT, path),
+      line: i + 1,
+      lang: open[2].toLowerCase(),
+      code: lines.slice(i + 1, j).map((l) => l.slice(fence.length)).join("\n"),
+      skip: marker?.[1],
+    });
+    i = j;
+  }
+  return blocks;
+}
+
+const blocks = markdownFiles().flatMap(codeBlocks);
+const runnable = blocks.filter((b) => RUN.has(b.lang) && !b.skip);
+
+// ---- the served stores ---------------------------------------------------------
+
+let server;
+let base;
+let scratch;
+let runDir;
+
+function serve(roots) {
+  return createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const [, top, ...rest] = path.split("/");
+    const root = roots[top];
+    const file = root && resolve(root, ...rest);
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    if (!file || !(file === root || file.startsWith(root + sep))) {
+      res.writeHead(404).end();
+      return;
+    }
+    let size;
+    try {
+      const s = statSync(file);
+      size = s.isFile() ? s.size : undefined;
+    } catch {
+      size = undefined;
+    }
+    if (size === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "Content-Length": size });
+    createReadStream(file).pipe(res);
+  });
+}
+
+beforeAll(async () => {
+  register(zarr.registry);
+  scratch = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-docs-"));
+  await writeSampleStore(new FileSystemStore(join(scratch, "data.zarr")));
+  server = serve({
+    "data.zarr": join(scratch, "data.zarr"),
+    "container.n5": join(ROOT, "tests/fixtures/n5-store.n5"),
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  base = `http://127.0.0.1:${server.address().port}`;
+  // Inside the package, so the bare name resolves to this checkout.
+  runDir = join(ROOT, `.docs-run-${process.pid}`);
+  mkdirSync(runDir);
+});
+
+afterAll(async () => {
+  await new Promise((done) => (server ? server.close(done) : done()));
+  rmSync(runDir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const execFileAsync = promisify(execFile);
+
+describe("every block is run, parsed, output, or says why not", () => {
+  test("the files have blocks at all (the parser finds them)", () => {
+    expect(runnable.length).toBeGreaterThan(10);
+    expect(new Set(runnable.map((b) => b.file))).toContain("README.md");
+  });
+
+  test("every block not run here says why", () => {
+    const silent = blocks.filter((b) => !RUN.has(b.lang) && b.lang !== "json" && b.lang !== "text" && !b.skip);
+    expect(silent.map((b) => `${b.file}:${b.line} (${b.lang || "no language"})`)).toEqual([]);
+  });
+
+  test("every JSON block parses", () => {
+    const bad = blocks.filter((b) => b.lang === "json" && !b.skip).filter((b) => {
+      try {
+        JSON.parse(b.code);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(bad.map((b) => `${b.file}:${b.line}`)).toEqual([]);
+  });
+});
+
+describe("every JavaScript block runs as written", () => {
+  test.each(runnable.map((b, i) => [`${b.file}:${b.line}`, b, i]))("%s", async (_, b, i) => {
+    let code = b.code;
+    for (const [placeholder, path] of Object.entries(PLACEHOLDERS)) code = code.split(placeholder).join(`${base}/${path}`);
+    const file = join(runDir, `block-${i}.mjs`);
+    writeFileSync(file, code);
+    let result;
+    try {
+      result = await execFileAsync("node", [file], { cwd: runDir, timeout: 60000, encoding: "utf8" });
+    } catch (e) {
+      throw new Error(`${b.file}:${b.line} failed:\n${e.stderr || e.message}\n--- the block as run:\n${code}`);
+    }
+    // A block that prints prints something; none leaves files behind.
+    if (/console\.log/.test(code)) expect(result.stdout.trim()).not.toBe("");
+    expect(readdirSync(runDir)).toEqual([`block-${i}.mjs`]);
+    rmSync(file);
+  });
+});

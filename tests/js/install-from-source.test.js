@@ -1,0 +1,98 @@
+// Installing the sources instead of a tarball, as people try before a
+// release: `npm install <folder>` of an unbuilt copy and `npm install
+// <git URL>`. Either the install works (npm's prepare builds the wasm where
+// Emscripten is) or it stops with a message that says how to build; never
+// an installed package whose first import fails with ERR_MODULE_NOT_FOUND.
+// The copy is this working tree's tracked files (what a clone holds), so
+// uncommitted changes are tested too.
+import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { ROOT } from "./support/browser.js";
+
+jest.setTimeout(300000);
+let scratch;
+let source;
+
+function project(name) {
+  const dir = join(scratch, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
+  return dir;
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-install-"));
+  source = join(scratch, "zarr-codecs-wasm");
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
+  for (const file of tracked) {
+    mkdirSync(dirname(join(source, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(source, file));
+  }
+  const git = (...args) => execFileSync("git", args, { cwd: source, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-qm", "the sources");
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+test("a folder install of sources that cannot be built here stops and says how to build", () => {
+  // The copy has no node_modules, so its build tools are missing.
+  const consumer = project("folder-consumer");
+  const run = spawnSync("npm", ["install", "--no-audit", "--no-fund", source], { cwd: consumer, encoding: "utf8" });
+  expect(run.status).not.toBe(0);
+  expect(run.stderr).toContain("zarr-codecs-wasm: cannot build the WebAssembly module here (prepare).");
+  expect(run.stderr).toContain(`the npm dev dependencies (no node_modules/.bin/esbuild in ${source})`);
+  expect(run.stderr).toContain(`cd ${source} && npm install && npm run build`);
+  expect(run.stderr).toContain("install the published package (npm install zarr-codecs-wasm)");
+});
+
+test("without Emscripten, the message says to install it", () => {
+  // PATH holds what the script runs besides shell builtins, and no emcmake.
+  const bin = join(scratch, "bin-without-emscripten");
+  mkdirSync(bin);
+  for (const tool of ["bash", "dirname"]) {
+    symlinkSync(execFileSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim(), join(bin, tool));
+  }
+  const run = spawnSync("bash", [join(source, "scripts/prepare.sh"), "prepare"], {
+    encoding: "utf8",
+    env: { ...process.env, PATH: bin },
+  });
+  expect(run.status).toBe(1);
+  expect(run.stderr).toContain("- Emscripten (emcmake is not on PATH)");
+  expect(run.stderr).toContain("install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)");
+});
+
+test("prepack refuses to pack without building", () => {
+  const bin = join(scratch, "bin-without-emscripten");
+  const run = spawnSync("bash", [join(source, "scripts/prepare.sh"), "prepack"], {
+    encoding: "utf8",
+    env: { ...process.env, PATH: bin },
+  });
+  expect(run.status).toBe(1);
+  expect(run.stderr).toContain("cannot build the WebAssembly module here (prepack)");
+});
+
+test("a git URL install builds the wasm (Emscripten is here) and the package decodes", () => {
+  const consumer = project("git-consumer");
+  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", `git+file://${source}`], {
+    cwd: consumer,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const out = execFileSync(
+    "node",
+    [
+      "--input-type=module",
+      "-e",
+      `import { ready, PackBitsCodec } from "zarr-codecs-wasm";
+       await ready();
+       const c = PackBitsCodec.fromConfig({ last_bit: 11 }, { dataType: "uint16", shape: [2] });
+       console.log([...c.decode(Uint8Array.of(0xbc, 0x3a, 0x12)).data].join(","));`,
+    ],
+    { cwd: consumer, encoding: "utf8" },
+  );
+  expect(out.trim()).toBe(`${0xabc},${0x123}`); // BC 3A 12, the packbits page's bit order worked by hand
+});
