@@ -1,24 +1,21 @@
-// Type declarations for zarr-codecs-wasm.
+// Type declarations for zarr-codecs-wasm and zarr-codecs-wasm/slim (the two
+// entries export the same names). They compile under strict settings with
+// any lib from es2020 on, with or without the DOM lib or @types/node: no
+// name here needs a global that only those provide (URL, Response,
+// WebAssembly, Symbol.dispose, Float16Array). Where such a global would be
+// the natural type, a structural one stands in, or a conditional type picks
+// it up when the consumer's lib has it.
 
-/** A decoded chunk: values in C order. */
-export interface Chunk<D = ArrayLike<unknown>> {
-  data: D;
-  shape: number[];
-  stride: number[];
-}
-
-/** A data type: its name, or its object form (numpy.datetime64, ...). */
-export type DataTypeName = string | { name: string; configuration?: Record<string, unknown> };
+// ---- data ------------------------------------------------------------------
 
 /**
- * What zarrita hands `fromConfig`: the data type (`dataType` from zarrita
- * 0.7, `data_type` from 0.5 and 0.6) and the chunk shape.
+ * Float16Array where the consumer's lib declares it (esnext): codecs decode
+ * float16 into it where the runtime has one, and into Uint16Array bit
+ * patterns otherwise. Without such a lib this adds nothing to a union.
  */
-export type ChunkMeta =
-  | { dataType: DataTypeName; data_type?: DataTypeName; shape: number[] }
-  | { data_type: DataTypeName; dataType?: undefined; shape: number[] };
+type Float16ArrayIfDeclared = typeof globalThis extends { Float16Array: { prototype: infer F } } ? F : never;
 
-/** The decoded container of every data type (see the README's table). */
+/** The container values decode into: one TypedArray per data type (the README lists which). */
 export type DecodedArray =
   | Uint8Array
   | Int8Array
@@ -29,15 +26,72 @@ export type DecodedArray =
   | BigUint64Array
   | BigInt64Array
   | Float32Array
-  | Float64Array;
+  | Float64Array
+  | Float16ArrayIfDeclared;
 
-/** Anything with the bytes of a chunk: a TypedArray, zarrita's BoolArray. */
+/**
+ * Anything with the bytes of a chunk: a TypedArray, a DataView, zarrita's
+ * BoolArray or UnicodeStringArray. The codecs read `buffer`, `byteOffset`
+ * and `byteLength`, nothing else.
+ */
 export interface BufferBacked {
-  buffer: ArrayBufferLike;
-  byteOffset: number;
-  byteLength: number;
+  readonly buffer: ArrayBufferLike;
+  readonly byteOffset: number;
+  readonly byteLength: number;
 }
 
+/** Encoded bytes as the codecs take them: a view (TypedArray, DataView, BoolArray) or a whole (Shared)ArrayBuffer. */
+export type BytesInput = BufferBacked | ArrayBufferLike;
+
+/** A chunk as zarrita passes it around: values in C order, with their shape and stride (in elements). */
+export interface Chunk<D = DecodedArray> {
+  data: D;
+  shape: number[];
+  stride: number[];
+}
+
+/** A chunk handed to `encode`: `shape` and `stride` are not read (the codec has its own). */
+export interface ChunkInput {
+  data: BufferBacked;
+  shape?: readonly number[] | undefined;
+  stride?: readonly number[] | undefined;
+}
+
+/**
+ * zarrita's BoolArray (get gives booleans) or UnicodeStringArray (get gives
+ * strings), described by the members every copy of zarrita has.
+ */
+export interface ZarritaArray<T> extends BufferBacked {
+  readonly length: number;
+  get(index: number): T;
+}
+
+// ---- data types and metadata -----------------------------------------------
+
+/** A Zarr v3 data type: its name ("uint16", "float8_e4m3"), or its object form ({ name: "numpy.datetime64", configuration: { unit, scale_factor } }). */
+export type DataTypeName = string | { readonly name: string; readonly configuration?: object | undefined };
+
+/**
+ * A Zarr v2 dtype: a numpy array-protocol string ("<u2", ">M8[ms]", "|V4")
+ * or a structured dtype, a list of [name, dtype] or [name, dtype, shape]
+ * fields.
+ */
+export type V2Dtype = string | V2DtypeField[];
+/** A field of a structured v2 dtype. */
+export type V2DtypeField = [name: string, dtype: V2Dtype] | [name: string, dtype: V2Dtype, shape: number[]];
+
+/**
+ * What zarrita hands `fromConfig`: the data type (`dataType` from zarrita
+ * 0.7, `data_type` from 0.5 and 0.6), the chunk shape, and (zarrita 0.7)
+ * the array's fill value, which only n5_default uses.
+ */
+export type ChunkMeta =
+  | { readonly dataType: DataTypeName; readonly data_type?: unknown; readonly shape: readonly number[]; readonly fillValue?: unknown }
+  | { readonly data_type: DataTypeName; readonly dataType?: undefined; readonly shape: readonly number[]; readonly fillValue?: unknown };
+
+// ---- errors ----------------------------------------------------------------
+
+/** Every `code` a ZarrCodecError has; stable across releases. */
 export type ErrorCode =
   | "UNKNOWN_DATA_TYPE"
   | "UNSUPPORTED_DATA_TYPE"
@@ -54,195 +108,410 @@ export type ErrorCode =
   | "OUT_OF_MEMORY"
   | "DISPOSED"
   | "NOT_READY"
+  | "NOT_REGISTERED"
   | "NO_WASM_SIMD"
   | "WASM_LOAD_FAILED";
 
-/** The one error class the package throws. */
-export class ZarrCodecError extends Error {
+/**
+ * The one error class the package throws. `code` is stable and machine
+ * readable; the message names what was expected and what was found.
+ */
+export declare class ZarrCodecError extends Error {
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
   readonly name: "ZarrCodecError";
   readonly code: ErrorCode;
+  /** The error this one wraps, where there is one (an engine's CompileError for WASM_LOAD_FAILED, a failed read of an argument). */
+  readonly cause?: unknown;
 }
 
+// ---- disposal --------------------------------------------------------------
+
+/** `typeof Symbol.dispose` where the consumer's lib declares it (esnext, @types/node), else never. */
+type DisposeSymbol = SymbolConstructor extends { readonly dispose: infer S } ? S & symbol : never;
+
+/**
+ * `[Symbol.dispose]()`, the same function as `dispose()`, so that
+ * `using codec = ...` frees the codec at the end of its block. The method
+ * exists at run time wherever the engine has Symbol.dispose; it is declared
+ * where the consumer's lib has it, and adds nothing under older libs.
+ */
+type DisposableIfDeclared = { [K in DisposeSymbol]: () => void };
+
+// ---- codecs ----------------------------------------------------------------
+
+/** The `bytes` codec's configuration (Zarr v3). */
 export interface BytesConfiguration {
-  endian?: "big" | "little" | null;
+  /** Byte order of multi-byte values; required by the spec for them, absent for one-byte types. */
+  endian?: "big" | "little" | null | undefined;
 }
 
-/** The Zarr v3 `bytes` codec (legacy name `endian`). */
-export class BytesCodec {
+/**
+ * The Zarr v3 `bytes` codec (legacy name `endian`), for every fixed-size
+ * data type. Construct after ready(); the wasm side is freed when the
+ * codec is collected, or at once by dispose().
+ */
+export declare class BytesCodec {
   readonly kind: "array_to_bytes";
-  constructor(configuration: BytesConfiguration | undefined, meta: ChunkMeta);
-  static fromConfig(
-    configuration: BytesConfiguration | undefined,
-    meta: ChunkMeta,
-  ): BytesCodec;
-  decode(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike): Chunk<DecodedArray>;
-  /** Decodes into `out` (the data type's container, of the decoded size); returns it. */
-  decodeInto<T extends DecodedArray | BufferBacked>(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike, out: T): T;
-  encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Uint8Array;
+  constructor(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta);
+  static fromConfig(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta): BytesCodec;
+  /** Decodes a chunk's bytes. Where decoding is a plain copy (little-endian data), the values may be a view of `bytes` rather than a copy. */
+  decode(bytes: BytesInput): Chunk<DecodedArray>;
+  /** Decodes into `out` (the data type's container, of the decoded size), allocating nothing; returns `out`. */
+  decodeInto<T extends BufferBacked>(bytes: BytesInput, out: T): T;
+  /** Encodes `chunk.data` (the data type's container) into fresh bytes; the chunk is never changed. */
+  encode(chunk: ChunkInput): Uint8Array;
+  /** The encoded size of `decodedByteLength` decoded bytes. */
   computeEncodedSize(decodedByteLength: number): number;
   /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export interface BytesCodec extends DisposableIfDeclared {}
 
+/** The `packbits` codec's configuration (zarr-extensions). */
 export interface PackBitsConfiguration {
   /** How the number of padding bits is framed; default "none". */
-  padding_encoding?: "none" | "first_byte" | "last_byte" | null;
+  padding_encoding?: "none" | "first_byte" | "last_byte" | null | undefined;
   /** Lowest bit kept (0 = least significant); default 0. */
-  first_bit?: number | null;
+  first_bit?: number | null | undefined;
   /** Highest bit kept, inclusive; default N - 1 for an N-bit component. */
-  last_bit?: number | null;
+  last_bit?: number | null | undefined;
 }
 
-/** The Zarr v3 `packbits` codec, for every data type of its spec. */
-export class PackBitsCodec {
+/** The Zarr v3 `packbits` codec, for every data type of its spec. Construct after ready(). */
+export declare class PackBitsCodec {
   readonly kind: "array_to_bytes";
-  constructor(configuration: PackBitsConfiguration | undefined, meta: ChunkMeta);
-  static fromConfig(
-    configuration: PackBitsConfiguration | undefined,
-    meta: ChunkMeta,
-  ): PackBitsCodec;
-  decode(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike): Chunk<DecodedArray>;
-  /** Decodes into `out` (the data type's container, of the decoded size); returns it. */
-  decodeInto<T extends DecodedArray | BufferBacked>(bytes: Uint8Array | ArrayBufferView | ArrayBufferLike, out: T): T;
-  encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Uint8Array;
+  constructor(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta);
+  static fromConfig(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta): PackBitsCodec;
+  decode(bytes: BytesInput): Chunk<DecodedArray>;
+  /** Decodes into `out` (the data type's container, of the decoded size), allocating nothing; returns `out`. */
+  decodeInto<T extends BufferBacked>(bytes: BytesInput, out: T): T;
+  /** Encodes `chunk.data` (the data type's container) into fresh bytes. */
+  encode(chunk: ChunkInput): Uint8Array;
+  /** The encoded size of `decodedByteLength` decoded bytes. */
   computeEncodedSize(decodedByteLength: number): number;
   /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
   dispose(): void;
-  [Symbol.dispose](): void;
+}
+export interface PackBitsCodec extends DisposableIfDeclared {}
+
+/** numcodecs' PackBits has no parameters; Zarr v2 metadata may carry numcodecs' own `id`. */
+export interface NumcodecsPackBitsConfiguration {
+  id?: string | undefined;
 }
 
 /**
- * numcodecs' PackBits filter (`numcodecs.packbits`): bool chunk in, 1-d
- * uint8 chunk of 1 + ceil(n / 8) out (a padding-count byte, then the bits,
- * most significant first).
+ * numcodecs' PackBits filter (`numcodecs.packbits`), an array -> array
+ * codec: a bool chunk of n values to a 1-d uint8 chunk of 1 + ceil(n / 8)
+ * (a padding-count byte, then the bits, most significant first).
+ * Construct after ready().
  */
-export class NumcodecsPackBitsCodec {
+export declare class NumcodecsPackBitsCodec {
   readonly kind: "array_to_array";
-  constructor(configuration: Record<string, never> | undefined, meta: ChunkMeta);
-  static fromConfig(
-    configuration: Record<string, never> | undefined,
-    meta: ChunkMeta,
-  ): NumcodecsPackBitsCodec;
-  getEncodedMeta<M extends ChunkMeta>(meta: M): M & { dataType: "uint8"; shape: [number] };
-  decode(chunk: { data: BufferBacked }): Chunk<Uint8Array>;
-  /** Decodes into `out` (a Uint8Array or BoolArray of n bools); returns it. */
-  decodeInto<T extends Uint8Array | BufferBacked>(chunk: { data: BufferBacked }, out: T): T;
-  encode(chunk: { data: BufferBacked; shape?: number[]; stride?: number[] }): Chunk<Uint8Array>;
+  constructor(configuration: NumcodecsPackBitsConfiguration | null | undefined, meta: ChunkMeta);
+  static fromConfig(configuration: NumcodecsPackBitsConfiguration | null | undefined, meta: ChunkMeta): NumcodecsPackBitsCodec;
+  /** What the next codec sees: `meta` with a 1-d uint8 chunk of 1 + ceil(n / 8) and fill value 0. */
+  getEncodedMeta<M extends object>(meta: M): Omit<M, "dataType" | "shape" | "fillValue"> & { dataType: "uint8"; shape: [number]; fillValue: 0 };
+  /** Decodes the uint8 chunk into n bools (a Uint8Array of 0 and 1). */
+  decode(chunk: { data: BytesInput }): Chunk<Uint8Array>;
+  /** Decodes into `out` (a Uint8Array or BoolArray of n bools), allocating nothing; returns `out`. */
+  decodeInto<T extends BufferBacked>(chunk: { data: BytesInput }, out: T): T;
+  /** Encodes the bool chunk (a Uint8Array or BoolArray) into the uint8 chunk. */
+  encode(chunk: ChunkInput): Chunk<Uint8Array>;
+  /** The encoded size of `decodedByteLength` decoded bytes. */
+  computeEncodedSize(decodedByteLength: number): number;
   /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
   dispose(): void;
-  [Symbol.dispose](): void;
 }
-
-/** float16 bit patterns to exact float32 values (NaN payloads, -0, subnormals kept). */
-export function float16ToFloat32(values: Uint16Array): Float32Array;
-/** bfloat16 bit patterns to exact float32 values. */
-export function bfloat16ToFloat32(values: Uint16Array): Float32Array;
-/** float4_e2m1fn bit patterns (low 4 bits of each byte) to float32 values. */
-export function float4E2m1fnToFloat32(values: Uint8Array): Float32Array;
-/** float6_e2m3fn bit patterns (low 6 bits of each byte) to float32 values. */
-export function float6E2m3fnToFloat32(values: Uint8Array): Float32Array;
-/** float6_e3m2fn bit patterns (low 6 bits of each byte) to float32 values. */
-export function float6E3m2fnToFloat32(values: Uint8Array): Float32Array;
+export interface NumcodecsPackBitsCodec extends DisposableIfDeclared {}
 
 /**
- * Bit patterns of `dataType` (float16, bfloat16, float8_*, float6_*,
- * float4_e2m1fn, or their complex_ forms, parts interleaved) to exact
- * float32 values: a Uint16Array for the 16-bit formats, else a Uint8Array
- * with each pattern in the low bits. Call after ready().
+ * The `n5_default` codec's configuration (zarr-extensions): the inner
+ * chain, spelt out. The transpose reverses the axes ([n-1, ..., 0]), the
+ * bytes codec is big-endian (its configuration may be left out for
+ * one-byte types), and a third, bytes -> bytes codec is the block's
+ * compression.
  */
-export function widenToFloat32(dataType: string, values: Uint8Array | Uint16Array): Float32Array;
+export interface N5DefaultConfiguration {
+  codecs:
+    | readonly [N5Transpose, N5Bytes]
+    | readonly [N5Transpose, N5Bytes, { readonly name: string; readonly configuration?: object | undefined }];
+}
+/** n5_default's first inner codec: a transpose with order [n-1, ..., 0]. */
+export interface N5Transpose {
+  readonly name: "transpose";
+  readonly configuration: { readonly order: readonly number[] };
+}
+/** n5_default's second inner codec: bytes, big-endian. */
+export interface N5Bytes {
+  readonly name: "bytes";
+  readonly configuration?: { readonly endian?: "big" | undefined } | undefined;
+}
 
-/** Where the .wasm comes from: a URL or string, a Response, bytes, or a compiled module (or a promise or function of one). */
-export type WasmSource =
-  | string
-  | URL
-  | Response
-  | ArrayBuffer
-  | ArrayBufferView
-  | WebAssembly.Module
-  | Promise<string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module>
-  | (() => unknown);
+/**
+ * The `n5_default` codec: an N5 block in "default" mode as a Zarr chunk,
+ * padded with the fill value where the block is a truncated boundary
+ * block. Used directly (after ready()) it takes no compressor; through
+ * register(zarr.registry) the compressor comes from that registry.
+ * Asynchronous, as the compressor is.
+ */
+export declare class N5DefaultCodec {
+  readonly kind: "array_to_bytes";
+  constructor(configuration: N5DefaultConfiguration, meta: ChunkMeta);
+  static fromConfig(configuration: N5DefaultConfiguration, meta: ChunkMeta): N5DefaultCodec;
+  /** Decodes a whole N5 block (header and values). */
+  decode(block: BytesInput): Promise<Chunk<DecodedArray>>;
+  /** Encodes the chunk as a mode-0 block of the chunk's shape. */
+  encode(chunk: ChunkInput): Promise<Uint8Array>;
+  /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
+  dispose(): void;
+}
+export interface N5DefaultCodec extends DisposableIfDeclared {}
+
+// ---- loading ---------------------------------------------------------------
+
+/** A URL object (WHATWG URL, Node's URL): read through its `href`. */
+export interface UrlLike {
+  readonly href: string;
+}
+
+/** A fetch Response: a non-ok one fails with WASM_LOAD_FAILED naming its status. */
+export interface ResponseLike {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly url: string;
+  clone(): ResponseLike;
+  arrayBuffer(): PromiseLike<ArrayBuffer>;
+}
+
+declare const wasmModule: unique symbol;
+
+/**
+ * A compiled WebAssembly.Module. WebAssembly's types come from the DOM lib
+ * or @types/node, which these declarations do not require; a
+ * WebAssembly.Module (an interface without members there) is assignable
+ * to this type and this type to it.
+ */
+export interface WasmModule {
+  readonly [wasmModule]?: never;
+}
+
+/** What `ready({ wasm })` loads the .wasm from. */
+export type WasmSourceValue = string | UrlLike | ResponseLike | ArrayBufferLike | ArrayBufferView | WasmModule;
+
+/** A source, or a promise of one, or a function that returns either (called once, when loading). */
+export type WasmSource = WasmSourceValue | PromiseLike<WasmSource> | (() => WasmSource);
+
+/** ready()'s options. */
+export interface ReadyOptions {
+  /** A URL or string (http(s): fetched, file: read in Node), a Response, the bytes, or a compiled module. */
+  wasm?: WasmSource | undefined;
+}
 
 /**
  * Resolves once the wasm module is loaded (needed before using the classes
  * directly). Without `wasm`, the main entry loads the copy inlined in the
- * package and zarr-codecs-wasm/slim throws NOT_READY unless a module is
- * loaded already. The first successful call wins; after a failure
- * (WASM_LOAD_FAILED) a later call tries again.
+ * package, and zarr-codecs-wasm/slim resolves if a module is loaded
+ * already and rejects with NOT_READY otherwise. The first successful call
+ * wins; after a failure (WASM_LOAD_FAILED, NO_WASM_SIMD) a later call
+ * tries again.
  */
-export function ready(options?: { wasm?: WasmSource }): Promise<void>;
+export function ready(options?: ReadyOptions): Promise<void>;
 
-/** The compiled WebAssembly.Module in use, to post to workers (each then calls ready({ wasm: module })). */
-export function compiledWasm(): WebAssembly.Module;
+/** The compiled module in use, to post to workers (each then calls ready({ wasm: module })). Throws NOT_READY before ready(). */
+export function compiledWasm(): WasmModule;
 
-/** True when this JavaScript engine runs WebAssembly SIMD. */
+/** True when this JavaScript engine runs WebAssembly SIMD (the package needs it). */
 export function hasWasmSimd(): boolean;
 
-/**
- * Sets "bytes", "endian", "packbits" and "numcodecs.packbits" in a zarrita
- * registry (0.5, 0.6 or 0.7) to async loaders of the wasm codecs, keeping
- * the previous `bytes` as the fallback for what the wasm codec does not
- * handle (zarrita's string types, configurations zarrita accepts beyond
- * the spec). Returns the registry.
- */
-export function register<R extends Map<string, () => Promise<unknown>>>(registry: R): R;
+// ---- zarrita -----------------------------------------------------------------
 
+/** A codec registry: zarrita's `registry`, a Map from codec name to an async loader. */
+export interface CodecRegistry {
+  get(name: string): unknown;
+  set(name: string, loader: () => Promise<any>): unknown;
+}
+
+/**
+ * Sets "bytes", "endian", "packbits", "numcodecs.packbits", "n5_default"
+ * and the codec withDataTypes presents stored types through in a zarrita
+ * registry (0.5, 0.6 or 0.7) to loaders of the wasm codecs, which load the
+ * module on first use. The previous `bytes` stays the fallback for what
+ * the wasm codec does not handle (zarrita's string types, configurations
+ * zarrita accepts beyond the spec). Returns the registry.
+ */
+export function register<R extends CodecRegistry>(registry: R): R;
+
+/** A store: anything with `get(key)`, as zarrita reads them. */
+export interface StoreLike {
+  get(key: any, ...rest: any[]): unknown;
+}
+
+/** withDataTypes()' options. */
 export interface WithDataTypesOptions {
-  /** "float32" (default): narrow floats widened to float32; "bits": their bit patterns as uint8/uint16. */
-  floats?: "float32" | "bits";
+  /** "float32" (default): narrow floats widened to float32; "bits": their bit patterns as uint8 or uint16. */
+  floats?: "float32" | "bits" | undefined;
 }
 
 /**
  * A store through which zarrita opens every fixed-size data type of the
  * specs and of zarr-extensions, each presented as a type zarrita knows
- * (README, "Data types"). Needs register(zarr.registry) on the zarrita
- * copy that opens it.
+ * (the README lists how). zarrita must have its codecs registered
+ * (register(zarr.registry)) first, or opening such an array throws
+ * NOT_REGISTERED.
  */
-export function withDataTypes<S extends { get: (...args: any[]) => unknown }>(store: S, options?: WithDataTypesOptions): S;
+export function withDataTypes<S extends StoreLike>(store: S, options?: WithDataTypesOptions): S;
 
 /**
- * The data type as an array's metadata names it (a v3 name or object form;
- * for v2 the dtype string), for an array opened through withDataTypes;
+ * N5 as Zarr v3: a store over an N5 container's root whose zarr.json keys
+ * are answered from N5's attributes.json (an array where it has N5's array
+ * attributes, an implicit group otherwise); blocks pass through to the
+ * n5_default codec. Needs register(zarr.registry) first (NOT_REGISTERED).
+ * Writing zarr.json through it is refused.
+ */
+export function withN5<S extends StoreLike>(store: S): S;
+
+/**
+ * The data type as an array's metadata names it, for an array opened
+ * through withDataTypes: a v3 name or object form, or for v2 the dtype;
  * undefined where nothing was presented.
  */
-export function storedDataType(array: { store?: unknown; path?: string }): DataTypeName | undefined;
+export function storedDataType(array: { readonly store?: unknown; readonly path?: string | undefined }): DataTypeName | V2Dtype | undefined;
 
-/** A status from the wasm core: "OK" or an ErrorCode, with its message. */
-export interface Outcome {
-  code: "OK" | ErrorCode;
-  message: string;
+/** One field of a struct array: its values as withDataTypes presents the field's type. */
+export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | ZarritaArray<string>> {}
+
+/**
+ * The fields of a struct array by name: a column each, or for a nested
+ * struct an object of the same form. (A column and a nested struct are
+ * told apart by the array's data type, not by their members: a nested
+ * struct may have fields named data, shape and stride.)
+ */
+export interface StructFields {
+  [field: string]: StructColumn | StructFields;
 }
 
-/** The embind classes (bindings/bindings.cpp): errors are returned, not thrown; free each with delete(). */
+/**
+ * Splits what zarr.get returned for a struct array opened through
+ * withDataTypes (uint8 values with the record's bytes as the last
+ * dimension) into one column per field, like an Arrow struct column's
+ * children: int4 as Int8Array, narrow floats as Float32Array or bits per
+ * the store's `floats`, complex and shaped fields with their trailing
+ * dimensions, bools and strings in zarrita's containers.
+ */
+export function structFields(result: Chunk<BufferBacked>, arr: { readonly store?: unknown; readonly path?: string | undefined }): StructFields;
+
+// ---- widening --------------------------------------------------------------
+
+/**
+ * Bit patterns of `dataType` (float16, bfloat16, float8_*, float6_*,
+ * float4_e2m1fn, or their complex_ forms, parts interleaved) to exact
+ * float32 values (NaN payloads, infinities, -0 and subnormals kept): a
+ * Uint16Array for the 16-bit formats, else a Uint8Array with each pattern
+ * in the low bits. Call after ready().
+ */
+export function widenToFloat32(dataType: DataTypeName, values: Uint8Array | Uint16Array): Float32Array;
+
+/** @deprecated since 0.3.0: use widenToFloat32("float16", values). */
+export function float16ToFloat32(values: Uint16Array): Float32Array;
+/** @deprecated since 0.3.0: use widenToFloat32("bfloat16", values). */
+export function bfloat16ToFloat32(values: Uint16Array): Float32Array;
+/** @deprecated since 0.3.0: use widenToFloat32("float4_e2m1fn", values). */
+export function float4E2m1fnToFloat32(values: Uint8Array): Float32Array;
+/** @deprecated since 0.3.0: use widenToFloat32("float6_e2m3fn", values). */
+export function float6E2m3fnToFloat32(values: Uint8Array): Float32Array;
+/** @deprecated since 0.3.0: use widenToFloat32("float6_e3m2fn", values). */
+export function float6E3m2fnToFloat32(values: Uint8Array): Float32Array;
+
+// ---- diagnostics -------------------------------------------------------------
+
+/** The kernels the module can run: the SIMD ones (default), portable C++, or the scalar reference. */
+export type Implementation = "simd" | "portable" | "reference";
+
+/** What diagnostics() returns: a view of the loaded module instance, for tests, benchmarks and bug reports. */
+export interface Diagnostics {
+  /** The kernels in use. */
+  implementation(): Implementation;
+  /** Every kernel call of this module instance uses `name` from now on (a way to rule the SIMD kernels in or out of a suspected bug). */
+  setImplementation(name: Implementation): void;
+  /** C++ codec instances alive (not yet collected or disposed): a count that only grows shows a leak. */
+  liveInstances(): number;
+  /** Bytes of wasm memory (it grows, never shrinks). */
+  wasmMemoryBytes(): number;
+  /** Runs `codec`'s kernel on one scratch block `repetitions` times, nothing copied in or out (to time the kernel alone). */
+  runKernel(codec: BytesCodec | PackBitsCodec | NumcodecsPackBitsCodec, direction: "decode" | "encode", repetitions: number): void;
+}
+
+/** The module instance's diagnostics. Call after ready(). */
+export function diagnostics(): Diagnostics;
+
+// ---- deprecated low-level API ---------------------------------------------------
+
+/**
+ * A status of the deprecated low-level API: "OK" or an ErrorCode, with its message.
+ * @deprecated since 0.3.0: the codec classes throw ZarrCodecError instead.
+ */
+export interface Outcome {
+  readonly code: "OK" | ErrorCode;
+  readonly message: string;
+}
+
+/**
+ * An instance of nativeCodecs()' classes: errors are returned as status
+ * values, not thrown; free each with delete().
+ * @deprecated since 0.3.0: use BytesCodec, PackBitsCodec or NumcodecsPackBitsCodec (decodeInto to decode into your own array).
+ */
 export interface NativeCodec {
+  /** "OK", or why the constructor refused its arguments. */
   status(): Outcome;
   decodedBytes(): number;
   encodedBytes(): number;
+  /** The decoded container's element type ("uint16", "bool", ...); "" where the constructor failed. */
   valueType(): string;
-  dataType(): string;
+  /** The encoded size of `decodedByteLength` decoded bytes; -1 where that is no valid size. */
   encodedSizeFor(decodedByteLength: number): number;
   /** Decodes `input` into `output` (exactly decodedBytes() long). */
-  decode(input: ArrayBufferView | ArrayBuffer, output: ArrayBufferView | ArrayBuffer): Outcome;
+  decode(input: BytesInput, output: BytesInput): Outcome;
   /** Encodes `input` (decodedBytes() long) into `output` (encodedBytes() long). */
-  encode(input: ArrayBufferView | ArrayBuffer, output: ArrayBufferView | ArrayBuffer): Outcome;
+  encode(input: BytesInput, output: BytesInput): Outcome;
   delete(): void;
 }
 
+/**
+ * What nativeCodecs().dataTypeInfo tells of a data type; the fields are
+ * empty or 0 where `code` is not "OK".
+ * @deprecated since 0.3.0, with nativeCodecs().
+ */
 export interface NativeDataTypeInfo extends Outcome {
   name: string;
+  /** "bool", "signed", "unsigned", "float", "raw", "string" or "record". */
   typeClass: string;
   componentBits: number;
   componentCount: number;
   containerBytes: number;
+  /** The narrow float format ("" for other types); the fields after it describe it. */
   floatFormat: string;
+  /** The format's NaN code; -1 where it has none. */
+  floatNanCode: number;
+  floatHasInfinity: boolean;
+  /** The largest finite value. */
+  floatLargest: number;
+  floatMantissaBits: number;
 }
 
-/** The low-level API, after ready(): the embind classes themselves. */
+/**
+ * The low-level API of 0.2, after ready(): classes with positional
+ * constructors (`presentation` "native", the default, keeps narrow floats
+ * as bits; "float32" widens them).
+ * @deprecated since 0.3.0: use the codec classes (decodeInto to decode into your own array) and catch ZarrCodecError.
+ */
 export function nativeCodecs(): {
-  BytesCodec: new (dataType: string, configuration: object | undefined, shape: number[], presentation: "native" | "float32") => NativeCodec;
-  PackBitsCodec: new (dataType: string, configuration: object | undefined, shape: number[], presentation: "native" | "float32") => NativeCodec;
-  NumcodecsPackBitsCodec: new (dataType: string, configuration: object | undefined, shape: number[]) => NativeCodec;
+  BytesCodec: new (dataType: DataTypeName, configuration: BytesConfiguration | null | undefined, shape: readonly number[], presentation?: "native" | "float32") => NativeCodec;
+  PackBitsCodec: new (dataType: DataTypeName, configuration: PackBitsConfiguration | null | undefined, shape: readonly number[], presentation?: "native" | "float32") => NativeCodec;
+  NumcodecsPackBitsCodec: new (dataType: DataTypeName, configuration: NumcodecsPackBitsConfiguration | null | undefined, shape: readonly number[]) => NativeCodec;
   dataTypeInfo(name: string): NativeDataTypeInfo;
 };
+
+// Only the names exported above are the package's: the helper types stay
+// inside this file.
+export {};
