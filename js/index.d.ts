@@ -15,7 +15,7 @@
  */
 type Float16ArrayIfDeclared = typeof globalThis extends { Float16Array: { prototype: infer F } } ? F : never;
 
-/** The container values decode into: one TypedArray per data type (the README lists which). */
+/** The container values decode into: one TypedArray per data type (docs/codecs.md, "Decoded containers", lists which). */
 export type DecodedArray =
   | Uint8Array
   | Int8Array
@@ -356,7 +356,7 @@ export interface WithDataTypesOptions {
 /**
  * A store through which zarrita opens every fixed-size data type of the
  * specs and of zarr-extensions, each presented as a type zarrita knows
- * (the README lists how). zarrita must have its codecs registered
+ * (docs/data-types.md lists how). zarrita must have its codecs registered
  * (register(zarr.registry)) first, or opening such an array throws
  * NOT_REGISTERED.
  */

@@ -24,7 +24,7 @@ export function register(registry) {
   return registerUsing(registry, ready);
 }
 
-/** withDataTypes(store, { floats }): see zarrita/with-data-types.js. */
+/** withDataTypes(store, { floats }): see data-types/with-data-types.js. */
 export function withDataTypes(store, options) {
   return withDataTypesUsing(store, options, ready);
 }

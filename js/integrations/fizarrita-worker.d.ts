@@ -1,4 +1,4 @@
 // zarr-codecs-wasm/fizarrita-worker is a worker script, not a library: it
 // exports nothing. Give its URL to fizarrita's getWorker/setWorker as
-// `workerUrl` (see the README's fizarrita recipe).
+// `workerUrl` (docs/where-it-runs.md, "fizarrita worker pools").
 export {};

@@ -1,29 +1,13 @@
 // When the viewer cannot read an array: one message that names the array
 // and the store, the same from the page and from the worker (never
 // "Error: Error:"), and no panel left over from the array shown before.
-import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
-import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
-import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
-import { launchChromium, serveRepository } from "../support/browser.js";
-import { afterNextLoad, openViewer } from "../support/viewer-page.js";
+import { describe, expect, jest, test } from "@jest/globals";
+import { afterNextLoad, openViewer, viewerSession } from "../support/viewer-page.js";
 
 jest.setTimeout(120000);
 
-let browser;
-let server;
-let url;
-
-beforeAll(async () => {
-  await makeViewerStore();
-  await buildViewerWorker();
-  ({ server, url } = await serveRepository());
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+// The sample store, the worker bundle, the served repository and Chromium.
+const viewer = viewerSession();
 
 // What a person sees of the panels.
 const panels = (page) => page.evaluate(() => ({
@@ -40,8 +24,8 @@ const EMPTY = { canvas: false, info: 0, times: 0, legend: 0, table: false, contr
 
 describe.each(["main", "worker"])("decoding in %s", (mode) => {
   test("an array that is not in the store: the array and the store named, nothing drawn", async () => {
-    const { page, state } = await openViewer(browser, url, `decode=${mode}&array=nowhere`);
-    const store = `${url}/examples/viewer/data.zarr/`;
+    const { page, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&array=nowhere`);
+    const store = `${viewer.url}/examples/viewer/data.zarr/`;
     expect(state.error).toBe(`could not read array "nowhere" of the store ${store}: no array at /nowhere (neither zarr.json nor .zarray)`);
     expect(await page.textContent("#status")).toBe(`error: ${state.error}`);
     expect(await panels(page)).toEqual(EMPTY);
@@ -49,8 +33,8 @@ describe.each(["main", "worker"])("decoding in %s", (mode) => {
   });
 
   test("an array the package refuses: its code once, the same message in page and worker", async () => {
-    const store = `${url}/tests/fixtures/n5-store.n5/`;
-    const { page, state } = await openViewer(browser, url, `decode=${mode}&store=${encodeURIComponent(store)}&array=refused/lz4`);
+    const store = `${viewer.url}/tests/fixtures/n5-store.n5/`;
+    const { page, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&store=${encodeURIComponent(store)}&array=refused/lz4`);
     expect(state.error).toMatch(new RegExp(`^could not read array "refused/lz4" of the store ${store}: INVALID_METADATA: withN5: array /refused/lz4: .*lz4`));
     expect(state.error).not.toMatch(/Error: Error|INVALID_METADATA: INVALID_METADATA/);
     expect(await panels(page)).toEqual(EMPTY);
@@ -59,7 +43,7 @@ describe.each(["main", "worker"])("decoding in %s", (mode) => {
 });
 
 test("a failed load after a good one leaves nothing of the good one: image, info, legend, times, overlay", async () => {
-  const { page, state } = await openViewer(browser, url, "");
+  const { page, state } = await openViewer(viewer.browser, viewer.url, "");
   expect(state.error).toBeNull();
   // the sample image with its mask: every panel in use
   expect(await panels(page)).toEqual({

@@ -3,29 +3,14 @@
 // word is broken mid-way (long URLs and codec JSON break only where the
 // viewer allows, after / , { [ : = & ?). Screenshots of each view at
 // each width go to tests/artifacts/.
-import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
-import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
-import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
-import { ARTIFACTS, launchChromium, serveRepository } from "../support/browser.js";
-import { openViewer } from "../support/viewer-page.js";
+import { describe, expect, jest, test } from "@jest/globals";
+import { ARTIFACTS } from "../support/browser.js";
+import { openViewer, viewerSession } from "../support/viewer-page.js";
 
 jest.setTimeout(120000);
 
-let browser;
-let server;
-let url;
-
-beforeAll(async () => {
-  await makeViewerStore();
-  await buildViewerWorker();
-  ({ server, url } = await serveRepository());
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+// The sample store, the worker bundle, the served repository and Chromium.
+const viewer = viewerSession();
 
 const VIEWS = {
   image: "",
@@ -37,7 +22,7 @@ const VIEWS = {
 };
 
 // Words of visible text (runs of non-space, hyphens allowed to end a line)
-// that the browser laid out over more than one line.
+// that the viewer.browser laid out over more than one line.
 function brokenWords() {
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -57,7 +42,7 @@ function brokenWords() {
 
 describe.each([360, 1280])("%i px wide", (width) => {
   test.each(Object.keys(VIEWS))("%s: no sideways scrolling, no word broken", async (view) => {
-    const { page, state } = await openViewer(browser, url, VIEWS[view], { width, height: 800 });
+    const { page, state } = await openViewer(viewer.browser, viewer.url, VIEWS[view], { width, height: 800 });
     expect(state.error === null).toBe(view !== "error");
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,

@@ -3,30 +3,15 @@
 // (one column per field) with a numeric field drawn as a 1-D strip, and its
 // fixed_length_utf32 labels as a table of values with their indices. Every
 // cell and pixel from the sample generator's formulas.
-import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
-import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
-import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
+import { describe, expect, jest, test } from "@jest/globals";
 import { DETECTION_FIELDS, LABELS, makeDetections } from "../../../examples/sample-store.mjs";
-import { ARTIFACTS, launchChromium, serveRepository } from "../support/browser.js";
-import { canvasRGBA, expectedRGBA, finiteRange, firstDifference, openViewer, setControls } from "../support/viewer-page.js";
+import { ARTIFACTS } from "../support/browser.js";
+import { canvasRGBA, expectedRGBA, finiteRange, firstDifference, openViewer, setControls, viewerSession } from "../support/viewer-page.js";
 
 jest.setTimeout(120000);
 
-let browser;
-let server;
-let url;
-
-beforeAll(async () => {
-  await makeViewerStore();
-  await buildViewerWorker();
-  ({ server, url } = await serveRepository());
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+// The sample store, the worker bundle, the served repository and Chromium.
+const viewer = viewerSession();
 
 const tableOf = (page) => page.$$eval("#table tr", (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
 
@@ -36,7 +21,7 @@ const detectionRow = (d, i) => [String(i), String(Math.fround(d.x)), String(Math
 
 describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
   test("struct detections: a table of the first 20 records, field x then score drawn as a 64-pixel strip", async () => {
-    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&array=detections`);
+    const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&array=detections`);
     expect(state.error).toBeNull();
     expect(state.kind).toBe("struct");
     expect(state.info).toMatchObject({ presented: "uint8", storedShape: [64], presentedShape: [64, 42], chunks: [16, 42] });
@@ -74,7 +59,7 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
   });
 
   test("fixed_length_utf32 labels: a table of values with their indices, no image", async () => {
-    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&array=labels`);
+    const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&array=labels`);
     expect(state.error).toBeNull();
     expect(state.kind).toBe("strings");
     expect(state.info).toMatchObject({ presented: "v2:U9", storedType: "fixed_length_utf32 (32 B)", storedShape: [8] });
@@ -89,7 +74,7 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
 });
 
 test("?field= picks the field drawn and ?rows= the table's length", async () => {
-  const { page, state } = await openViewer(browser, url, "array=detections&field=y&rows=5");
+  const { page, state } = await openViewer(viewer.browser, viewer.url, "array=detections&field=y&rows=5");
   const detections = makeDetections();
   const ys = detections.map((d) => Math.fround(d.y));
   const [lo, hi] = finiteRange(ys);

@@ -4,38 +4,23 @@
 // activations (both through withDataTypes) on the linear and the
 // symmetric-log scale; decode times printed with 3 significant digits.
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
-import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
-import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
+import { describe, expect, jest, test } from "@jest/globals";
 import { makeActivations, makeImage, makeMask, makeWeights, SHAPE } from "../../../examples/sample-store.mjs";
-import { ARTIFACTS, launchChromium, serveRepository } from "../support/browser.js";
+import { ARTIFACTS } from "../support/browser.js";
 import {
-  canvasRGBA, choose, expectedRGBA, firstDifference, openViewer, setControls, smallestNonZero,
+  canvasRGBA, choose, expectedRGBA, firstDifference, openViewer, setControls, smallestNonZero, viewerSession,
 } from "../support/viewer-page.js";
 
 jest.setTimeout(120000);
 
-let browser;
-let server;
-let url;
-
-beforeAll(async () => {
-  await makeViewerStore();
-  await buildViewerWorker();
-  ({ server, url } = await serveRepository());
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+// The sample store, the worker bundle, the served repository and Chromium.
+const viewer = viewerSession();
 
 const differs = async (page, values, view, mask) => firstDifference(await canvasRGBA(page), expectedRGBA(values, view, mask), SHAPE[1]);
 
 describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
   test("the sample image: every canvas pixel matches Node's values; contrast and overlay controls redraw", async () => {
-    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}`);
+    const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}`);
     expect(state.error).toBeNull();
     expect(state.where).toBe(mode);
     expect(state.kind).toBe("image");
@@ -69,7 +54,7 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
   });
 
   test("int4 weights (packbits), presented as int8 over the type's range", async () => {
-    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&array=weights`);
+    const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&array=weights`);
     expect(state.error).toBeNull();
     expect(state.info).toMatchObject({ stored: "int4", storedName: "int4", presented: "int8", codecs: "packbits" });
     expect(await page.textContent("#info")).toContain("int4");
@@ -86,7 +71,7 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
   });
 
   test("float8_e4m3 activations (bytes), widened to float32: linear window from the data, then symmetric log", async () => {
-    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&array=activations`);
+    const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&array=activations`);
     expect(state.error).toBeNull();
     expect(state.info).toMatchObject({ stored: "float8_e4m3", presented: "float32", codecs: "bytes" });
     const activations = makeActivations();
@@ -119,7 +104,7 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
 });
 
 test("?contrast=symlog opens on the symmetric-log scale", async () => {
-  const { page, state } = await openViewer(browser, url, "array=activations&contrast=symlog");
+  const { page, state } = await openViewer(viewer.browser, viewer.url, "array=activations&contrast=symlog");
   const activations = makeActivations();
   expect(state.scale).toBe("symlog");
   expect(await page.isChecked("input[name=scale][value=symlog]")).toBe(true);
@@ -136,7 +121,7 @@ describe("arrays of the data-type fixtures", () => {
   const store = encodeURIComponent("/tests/fixtures/v3-data-types.zarr/");
 
   test.each(["main", "worker"])("sharded int4, decoding in %s", async (mode) => {
-    const { page, problems, state } = await openViewer(browser, url, `decode=${mode}&store=${store}&array=sharded_int4`);
+    const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&store=${store}&array=sharded_int4`);
     expect(state.error).toBeNull();
     expect(state.info.codecs).toMatch(/^sharding_indexed /);
     const { codes, shape } = fixtures.sharded_int4;
@@ -146,7 +131,7 @@ describe("arrays of the data-type fixtures", () => {
   });
 
   test("a 0-d int4 array: one pixel", async () => {
-    const { page, state } = await openViewer(browser, url, `store=${store}&array=scalar_int4`);
+    const { page, state } = await openViewer(viewer.browser, viewer.url, `store=${store}&array=scalar_int4`);
     expect(state.error).toBeNull();
     expect(state.info).toMatchObject({ storedShape: [], selection: "" });
     expect(firstDifference(await canvasRGBA(page), expectedRGBA(fixtures.scalar_int4.codes, { lo: -8, hi: 7 }), 1)).toBeNull();

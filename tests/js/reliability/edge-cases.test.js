@@ -277,7 +277,8 @@ describe("codecs and helpers", () => {
   test("after a failed call, the call protocol holds none of the caller's arrays", () => {
     const codec = BytesCodec.fromConfig({ endian: "big" }, { dataType: "int16", shape: [4] });
     expect(() => codec.decode(new Uint8Array(3))).toThrow(ZarrCodecError);
-    expect(wasm().zcwIo.inputs.length).toBe(0);
-    expect(wasm().zcwIo.outputs.length).toBe(0);
+    const held = (slots) => slots.filter((slot) => slot !== undefined);
+    expect(held(wasm().zcwIo.inputs)).toEqual([]);
+    expect(held(wasm().zcwIo.outputs)).toEqual([]);
   });
 });

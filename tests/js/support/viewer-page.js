@@ -2,10 +2,34 @@
 // canvas, moving its controls, and the canvas it should show, computed
 // from source values and docs/viewer.md's rules alone (never from a
 // decode or from the viewer's own modules).
-import { openPage } from "./browser.js";
+import { afterAll, beforeAll } from "@jest/globals";
+import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
+import { makeViewerStore } from "../../../scripts/make-viewer-store.mjs";
+import { launchChromium, openPage, serveRepository } from "./browser.js";
 
 // docs/viewer.md: the colours of values the window cannot place.
 export const DOCUMENTED = { nan: [255, 0, 255], posInf: [255, 170, 0], negInf: [0, 150, 255] };
+
+/**
+ * A test file's viewer: the sample store and the worker bundle made, the
+ * repository served and Chromium launched before its tests, both closed
+ * after. Returns { browser, url } (filled in by then).
+ */
+export function viewerSession() {
+  const session = {};
+  let server;
+  beforeAll(async () => {
+    await makeViewerStore();
+    await buildViewerWorker();
+    ({ server, url: session.url } = await serveRepository());
+    session.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    server?.close();
+  });
+  return session;
+}
 
 /** Opens the viewer with `query` and waits until it has drawn or failed. */
 export async function openViewer(browser, url, query, viewport) {
