@@ -21,7 +21,11 @@ export function diagnostics() {
       if (!IMPLEMENTATIONS.has(name)) {
         throw new ZarrCodecError("INVALID_INPUT", `diagnostics: implementation must be "reference", "portable" or "simd", got ${describe(name)}`);
       }
-      m.setImplementation(name);
+      // The module refuses an implementation it was built without (SIMD in
+      // a no-SIMD build): say so rather than keep the old one silently.
+      if (!m.setImplementation(name)) {
+        throw new ZarrCodecError("INVALID_INPUT", `diagnostics: this module was built without the ${name} implementation`);
+      }
     },
     /** C++ codec instances alive (codecs not yet collected or disposed). */
     liveInstances: () => m.liveInstances(),

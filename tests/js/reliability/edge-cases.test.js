@@ -6,11 +6,12 @@
 // disposed codecs, -0 fills, NaT through consolidated metadata, sharded
 // arrays whose fill zarrita cannot express, hex fills of the wrong width.
 import { beforeAll, describe, expect, test } from "@jest/globals";
+import { readFileSync } from "node:fs";
 import * as zarr from "zarrita";
 import {
   BytesCodec, diagnostics, PackBitsCodec, ready, register, widenToFloat32, withDataTypes, ZarrCodecError,
 } from "../../../js/index.js";
-import { wasm } from "../../../js/wasm/load.js";
+import { instantiate, wasm } from "../../../js/wasm/load.js";
 import { crc32c } from "../support/reference.js";
 
 const encode = (o) => new TextEncoder().encode(typeof o === "string" ? o : JSON.stringify(o));
@@ -264,6 +265,24 @@ describe("codecs and helpers", () => {
     for (let i = 0; i < 20000; i++) widenToFloat32({ name: "float8_e4m3" }, new Uint8Array([0x38]));
     expect(d.liveInstances()).toBeLessThanOrEqual(live + 1);
     expect(Array.from(widenToFloat32({ name: "complex_float16" }, new Uint16Array([0x3c00, 0xc000])))).toEqual([1, -2]);
+  });
+
+  test("diagnostics().setImplementation refuses a name outright, and a module without SIMD refuses simd", async () => {
+    const d = diagnostics();
+    expect(() => d.setImplementation("fast")).toThrow(/^diagnostics: implementation must be "reference", "portable" or "simd", got "fast"$/);
+    for (const name of ["reference", "portable", "simd"]) {
+      d.setImplementation(name);
+      expect(d.implementation()).toBe(name);
+    }
+    // The benchmark's no-SIMD build (scripts/test.sh builds it before Jest):
+    // the binding answers false, which diagnostics turns into an error.
+    const glue = new URL("../../../dist/zarr-codecs-wasm-nosimd.mjs", import.meta.url);
+    const binary = new URL("../../../dist/zarr-codecs-wasm-nosimd.wasm", import.meta.url);
+    const factory = (await import(glue.href)).default;
+    const plain = await instantiate(factory, await WebAssembly.compile(readFileSync(binary)));
+    expect(plain.setImplementation("simd")).toBe(false);
+    expect(plain.implementation()).not.toBe("simd");
+    expect(plain.setImplementation("reference")).toBe(true);
   });
 
   test("the embind instance is out of reach; dispose twice is harmless; use after dispose is DISPOSED", () => {
