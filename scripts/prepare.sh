@@ -28,10 +28,12 @@ if command -v emcmake >/dev/null && [ -x node_modules/.bin/esbuild ]; then
 fi
 if [ "$hook" = prepare ] && built; then exit 0; fi
 
-steps=()
-command -v emcmake >/dev/null ||
-  steps+=("install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)")
-steps+=("cd $PWD && npm install && npm run build")
+# npm builds a git dependency in a temporary clone that is gone by the time
+# anyone reads this: point at a clone of one's own instead.
+here="$PWD"
+case "$here" in
+  */_cacache/tmp/git-clone*) here="" ;;
+esac
 {
   echo
   echo "zarr-codecs-wasm: cannot build the WebAssembly module here ($hook)."
@@ -40,10 +42,17 @@ steps+=("cd $PWD && npm install && npm run build")
   echo "  Emscripten and the package's npm dev dependencies; missing here:"
   command -v emcmake >/dev/null || echo "    - Emscripten (emcmake is not on PATH)"
   [ -x node_modules/.bin/esbuild ] || echo "    - the npm dev dependencies (no node_modules/.bin/esbuild in $PWD)"
-  echo "  Either install the published package (npm install zarr-codecs-wasm), or build"
-  echo "  this copy, then install it again:"
-  for step in "${steps[@]}"; do echo "    $step"; done
-  echo "  (In a clone, bash scripts/setup.sh installs everything and builds.)"
+  echo "  To build it:"
+  command -v emcmake >/dev/null ||
+    echo "    install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)"
+  if [ -n "$here" ]; then
+    echo "    cd '$here' && npm install   (npm install builds the wasm; bash scripts/setup.sh does it all)"
+    echo "  then install this folder again, or the tarball npm pack makes there."
+  else
+    echo "    git clone the repository, then in the clone: npm install && npm pack"
+    echo "  and install the .tgz npm pack writes (npm install <clone>/zarr-codecs-wasm-<version>.tgz)."
+  fi
+  echo "  (A release from npm needs none of this: npm install zarr-codecs-wasm.)"
   echo
 } >&2
 exit 1

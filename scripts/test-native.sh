@@ -8,4 +8,7 @@ command -v "$cxx" >/dev/null || cxx=c++
 cmake -S . -B build/native-asan -DZCW_SANITIZE=ON -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/native-asan --target zcw_native_tests -j"$(nproc)"
 cd build/native-asan
-ctest --output-on-failure -j"$(nproc)"
+# A failed allocation is an answer the core handles (codecs/n5_block.h), as
+# in wasm, where malloc returns null at the memory limit: ASan's default
+# would abort instead.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" ctest --output-on-failure -j"$(nproc)"

@@ -64,7 +64,20 @@ N5BlockCodec::N5BlockCodec(std::string_view data_type,
   if (!checked_mul(chunk_.elements, type_.element_bytes(), &chunk_bytes_)) {
     status_ = Status(ErrorCode::kSizeOverflow,
                      describe() + " needs more than 2^53 bytes");
+  } else if (chunk_bytes_ > kMaxChunkBytes) {
+    status_ = Status(ErrorCode::kSizeOverflow,
+                     describe() + " holds " + std::to_string(chunk_bytes_) +
+                         " bytes; a block is decoded whole in wasm memory, "
+                         "so a chunk may hold " +
+                         std::to_string(kMaxChunkBytes) + " (512 MiB) at most");
   }
+}
+
+Status N5BlockCodec::fit(Workspace& ws, uint64_t in_length) const {
+  if (ws.in.fit(in_length) && ws.out.fit(chunk_bytes_)) return Status::Ok();
+  return Status(ErrorCode::kOutOfMemory,
+                describe() + ": wasm memory cannot grow to hold a block of " +
+                    std::to_string(chunk_bytes_) + " bytes twice");
 }
 
 std::string N5BlockCodec::describe() const {
@@ -116,8 +129,7 @@ Status N5BlockCodec::decode(const std::vector<uint64_t>& block,
                       "known to this codec (zarrita 0.5 and 0.6 do not pass "
                       "it; read through withN5, or with zarrita >= 0.7)");
   }
-  ws.in.resize(in_length);
-  ws.out.resize(chunk_bytes_);
+  if (Status s = fit(ws, in_length); !s.ok()) return s;
   in.read(0, in_length, ws.in.data());
   if (truncated) {
     for (uint64_t i = 0; i < chunk_.elements; ++i) {
@@ -146,8 +158,7 @@ Status N5BlockCodec::encode(ByteSource& in, uint64_t in_length, ByteSink& out,
                       " and " + std::to_string(out_length));
   }
   const unsigned width = static_cast<unsigned>(type_.element_bytes());
-  ws.in.resize(in_length);
-  ws.out.resize(chunk_bytes_);
+  if (Status s = fit(ws, in_length); !s.ok()) return s;
   in.read(0, in_length, ws.in.data());
   // The chunk is C order over its axes; the payload is C order over the
   // axes reversed.

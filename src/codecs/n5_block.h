@@ -8,10 +8,13 @@
 //
 // Unlike the streaming codecs, a block is transposed whole: input and
 // output stay in the caller's Workspace for the call (N5 blocks are small;
-// the workspace grows to the largest block seen).
+// the workspace grows to the largest block seen). So a chunk is bounded
+// (kMaxChunkBytes), and a workspace that cannot grow is a status, never an
+// abort.
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,12 +27,42 @@
 
 namespace zcw {
 
+// Memory that grows to the largest size asked for and keeps it; allocated
+// with malloc, whose failure (wasm memory at its limit) is an answer here,
+// where std::vector would abort the instance.
+class GrowingBuffer {
+ public:
+  GrowingBuffer() = default;
+  GrowingBuffer(const GrowingBuffer&) = delete;
+  GrowingBuffer& operator=(const GrowingBuffer&) = delete;
+  ~GrowingBuffer() { std::free(data_); }
+
+  // At least `bytes` bytes (contents not kept); false where memory ran out.
+  bool fit(uint64_t bytes) {
+    if (bytes <= size_) return true;
+    if (bytes > SIZE_MAX) return false;
+    std::free(data_);
+    data_ = static_cast<uint8_t*>(std::malloc(static_cast<size_t>(bytes)));
+    size_ = data_ ? bytes : 0;
+    return data_ != nullptr;
+  }
+  uint8_t* data() { return data_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+};
+
 struct Workspace {
-  std::vector<uint8_t> in, out;
+  GrowingBuffer in, out;
 };
 
 class N5BlockCodec {
  public:
+  // A chunk's bytes at most: a block is held twice (as read, as decoded) in
+  // wasm memory, which is 2 GiB at most, beside everything else.
+  static constexpr uint64_t kMaxChunkBytes = uint64_t{512} << 20;
+
   // `data_type` one of N5's (u)int8..64, float32, float64; `chunk` the
   // chunk shape in the array's axis order (the N5 attributes' order).
   N5BlockCodec(std::string_view data_type, std::vector<uint64_t> chunk);
@@ -51,6 +84,8 @@ class N5BlockCodec {
 
  private:
   std::string describe() const;
+  // The workspace for a block of `in_length` bytes and the chunk.
+  Status fit(Workspace& ws, uint64_t in_length) const;
 
   Status status_;
   DataType type_{};

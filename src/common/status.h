@@ -19,6 +19,7 @@ enum class ErrorCode {
   kLengthMismatch,          // encoded or decoded buffer of the wrong size
   kPaddingMismatch,         // a padding-count byte that disagrees
   kValueOutOfRange,         // encode: a value the stored type cannot hold
+  kOutOfMemory,             // wasm memory could not grow that far
 };
 
 // Stable names, exported to JS as `error.code`.
@@ -34,6 +35,7 @@ inline const char* error_code_name(ErrorCode code) {
     case ErrorCode::kLengthMismatch: return "LENGTH_MISMATCH";
     case ErrorCode::kPaddingMismatch: return "PADDING_MISMATCH";
     case ErrorCode::kValueOutOfRange: return "VALUE_OUT_OF_RANGE";
+    case ErrorCode::kOutOfMemory: return "OUT_OF_MEMORY";
   }
   return "UNKNOWN";
 }

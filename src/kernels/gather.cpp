@@ -46,7 +46,7 @@ bool gather_simd(const uint8_t* in, size_t stride, size_t width,
   // that, shuffling each load costs more than copying the fields one by one
   // (wasm in V8, 19-byte records: structFields 21.7 us with shuffles on
   // every field against 17.6 us copying, 64 KiB).
-  if (loads > kMaxLoads || 3 * loads + 1 > 5 * per_vector) return false;
+  if (loads > kMaxLoads) return false;
   alignas(16) uint8_t table[kMaxLoads][16];
   for (size_t k = 0; k < loads; ++k) {
     for (size_t j = 0; j < 16; ++j) {

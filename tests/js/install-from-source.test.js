@@ -7,7 +7,7 @@
 // uncommitted changes are tested too.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT } from "./support/browser.js";
@@ -37,7 +37,11 @@ beforeAll(() => {
   git("-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-qm", "the sources");
 });
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const cleanups = [];
+afterAll(() => {
+  for (const cleanup of cleanups) cleanup();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
 
 test("a folder install of sources that cannot be built here stops and says how to build", () => {
   // The copy has no node_modules, so its build tools are missing.
@@ -46,8 +50,8 @@ test("a folder install of sources that cannot be built here stops and says how t
   expect(run.status).not.toBe(0);
   expect(run.stderr).toContain("zarr-codecs-wasm: cannot build the WebAssembly module here (prepare).");
   expect(run.stderr).toContain(`the npm dev dependencies (no node_modules/.bin/esbuild in ${source})`);
-  expect(run.stderr).toContain(`cd ${source} && npm install && npm run build`);
-  expect(run.stderr).toContain("install the published package (npm install zarr-codecs-wasm)");
+  expect(run.stderr).toContain(`cd '${source}' && npm install   (npm install builds the wasm; bash scripts/setup.sh does it all)`);
+  expect(run.stderr).toContain("then install this folder again, or the tarball npm pack makes there.");
 });
 
 test("without Emscripten, the message says to install it", () => {
@@ -66,6 +70,21 @@ test("without Emscripten, the message says to install it", () => {
   expect(run.stderr).toContain("install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)");
 });
 
+test("in npm's temporary clone of a git dependency, the message points at a clone of one's own", () => {
+  // npm builds git dependencies in ~/.npm/_cacache/tmp/git-clone*, gone by
+  // the time the message is read.
+  const clone = join(scratch, "_cacache", "tmp", "git-cloneAbc123");
+  mkdirSync(join(clone, "scripts"), { recursive: true });
+  cpSync(join(source, "scripts/prepare.sh"), join(clone, "scripts/prepare.sh"));
+  const run = spawnSync("bash", [join(clone, "scripts/prepare.sh"), "prepare"], {
+    encoding: "utf8",
+    env: { ...process.env, PATH: join(scratch, "bin-without-emscripten") },
+  });
+  expect(run.status).toBe(1);
+  expect(run.stderr).toContain("git clone the repository, then in the clone: npm install && npm pack");
+  expect(run.stderr).not.toContain(`cd '${clone}'`);
+});
+
 test("prepack refuses to pack without building", () => {
   const bin = join(scratch, "bin-without-emscripten");
   const run = spawnSync("bash", [join(source, "scripts/prepare.sh"), "prepack"], {
@@ -78,6 +97,14 @@ test("prepack refuses to pack without building", () => {
 
 test("a git URL install builds the wasm (Emscripten is here) and the package decodes", () => {
   const consumer = project("git-consumer");
+  // npm leaves its temporary clones behind in its cache: remove this run's.
+  const npmTmp = join(execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim(), "_cacache", "tmp");
+  const before = new Set(existsSync(npmTmp) ? readdirSync(npmTmp) : []);
+  cleanups.push(() => {
+    for (const name of existsSync(npmTmp) ? readdirSync(npmTmp) : []) {
+      if (!before.has(name) && name.startsWith("git-clone")) rmSync(join(npmTmp, name), { recursive: true, force: true });
+    }
+  });
   execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", `git+file://${source}`], {
     cwd: consumer,
     stdio: ["ignore", "ignore", "pipe"],

@@ -118,6 +118,26 @@ TEST(N5Block, ViolationsAreErrorsWithTheirNumbers) {
   EXPECT_EQ(s.code(), ErrorCode::kInvalidInput);
   EXPECT_EQ(N5BlockCodec("int4", {4}).status().code(), ErrorCode::kUnsupportedDataType);
   EXPECT_EQ(N5BlockCodec("uint8", {uint64_t{1} << 32}).status().code(), ErrorCode::kInvalidShape);
+  // A block is held whole in wasm memory: 512 MiB a chunk at most, one byte
+  // more refused at construction, never an allocation that aborts.
+  EXPECT_TRUE(N5BlockCodec("uint8", {512, 1024, 1024}).status().ok());
+  const N5BlockCodec huge("uint8", {512 * 1024 * 1024 + 1});
+  EXPECT_EQ(huge.status().code(), ErrorCode::kSizeOverflow);
+  EXPECT_EQ(huge.status().message(),
+            "n5_default: uint8 chunk [536870913] holds 536870913 bytes; a block is decoded whole in wasm memory, "
+            "so a chunk may hold 536870912 (512 MiB) at most");
+  EXPECT_EQ(N5BlockCodec("uint16", {2048, 1024, 1024}).status().code(), ErrorCode::kSizeOverflow);
+}
+
+TEST(N5Block, AWorkspaceThatCannotGrowIsAnAnswer) {
+  GrowingBuffer buffer;
+  EXPECT_TRUE(buffer.fit(0));
+  EXPECT_TRUE(buffer.fit(100));
+  EXPECT_NE(buffer.data(), nullptr);
+  EXPECT_TRUE(buffer.fit(50));  // kept: no smaller allocation
+  // More than any address space: refused, not an abort.
+  EXPECT_FALSE(buffer.fit(uint64_t{1} << 62));
+  EXPECT_TRUE(buffer.fit(10));
 }
 
 // Every element width, component size (complex64: 8 bytes of two 4-byte

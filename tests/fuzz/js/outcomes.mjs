@@ -4,7 +4,7 @@
 import { ZarrCodecError } from "../../../js/index.js";
 
 export const OUTCOMES = [
-  "read as the seed", "read", "package error", "zarrita error",
+  "read as the seed", "read", "opened, not read (a grid zarrita cannot walk)", "package error", "zarrita error",
   "package TypeError or RangeError", "hang", "wrong value", "prototype polluted",
 ];
 

@@ -8,6 +8,12 @@
 //   <!-- docs-test: not run: <reason> -->
 // The placeholder URLs of the examples are replaced by the sample store
 // (the demo's, written here) and the N5 fixture, served over HTTP.
+//
+// What a block says it prints is checked: a line
+//   console.log(...); // => <what it prints> // <prose, optional>
+// must print exactly that, compared without spaces, quotes and the
+// lengths Node shows after TypedArray names ("Int8Array(2) [ -1, -8 ]" is
+// "Int8Array [-1, -8]").
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { execFile } from "node:child_process";
 import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -124,8 +130,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((done) => (server ? server.close(done) : done()));
-  rmSync(runDir, { recursive: true, force: true });
-  rmSync(scratch, { recursive: true, force: true });
+  if (runDir) rmSync(runDir, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 const execFileAsync = promisify(execFile);
@@ -154,10 +160,45 @@ describe("every block is run, parsed, output, or says why not", () => {
   });
 });
 
-describe("every JavaScript block runs as written", () => {
+// ---- what blocks say they print ------------------------------------------------
+
+const CLAIM = /^(\s*.*)\bconsole\.log\((.*)\);\s*\/\/ => (.+?)(?: \/\/ .*)?$/;
+
+/** The block with its claimed lines reporting what they print, and the claims. */
+function instrument(code) {
+  const claims = [];
+  const lines = code.split("\n").map((line) => {
+    const m = CLAIM.exec(line);
+    if (!m) return line;
+    claims.push(m[3]);
+    return `${m[1]}__claimed(${claims.length - 1}, ${m[2]});`;
+  });
+  const prelude = [
+    'import { inspect as __inspect } from "node:util";',
+    "const __printed = [];",
+    "globalThis.__claimed = (n, ...args) => {",
+    '  const text = args.map((a) => (typeof a === "string" ? a : __inspect(a, { breakLength: Infinity, depth: 8 }))).join(" ");',
+    "  __printed.push([n, text]);",
+    "  console.log(text);",
+    "};",
+    'process.on("exit", () => process.stderr.write(`\\n__printed ${JSON.stringify(__printed)}\\n`));',
+  ];
+  return { code: [...prelude, ...lines].join("\n"), claims };
+}
+
+const normalize = (text) => text.replace(/\b([A-Z]\w*Array)\(\d+\)/g, "$1").replace(/['"\s]/g, "");
+
+const claimCount = runnable.reduce((n, b) => n + instrument(b.code).claims.length, 0);
+
+describe("every JavaScript block runs as written, and prints what it says", () => {
+  test("the blocks make claims at all (the instrumenting finds them)", () => {
+    expect(claimCount).toBeGreaterThan(20);
+  });
+
   test.each(runnable.map((b, i) => [`${b.file}:${b.line}`, b, i]))("%s", async (_, b, i) => {
-    let code = b.code;
-    for (const [placeholder, path] of Object.entries(PLACEHOLDERS)) code = code.split(placeholder).join(`${base}/${path}`);
+    let source = b.code;
+    for (const [placeholder, path] of Object.entries(PLACEHOLDERS)) source = source.split(placeholder).join(`${base}/${path}`);
+    const { code, claims } = instrument(source);
     const file = join(runDir, `block-${i}.mjs`);
     writeFileSync(file, code);
     let result;
@@ -165,10 +206,15 @@ describe("every JavaScript block runs as written", () => {
       result = await execFileAsync("node", [file], { cwd: runDir, timeout: 60000, encoding: "utf8" });
     } catch (e) {
       throw new Error(`${b.file}:${b.line} failed:\n${e.stderr || e.message}\n--- the block as run:\n${code}`);
+    } finally {
+      rmSync(file, { force: true });
     }
     // A block that prints prints something; none leaves files behind.
-    if (/console\.log/.test(code)) expect(result.stdout.trim()).not.toBe("");
-    expect(readdirSync(runDir)).toEqual([`block-${i}.mjs`]);
-    rmSync(file);
+    if (/console\.log|__claimed/.test(code)) expect(result.stdout.trim()).not.toBe("");
+    expect(readdirSync(runDir)).toEqual([]);
+    const printed = JSON.parse(/__printed (.*)\n/.exec(result.stderr)?.[1] ?? "[]");
+    // Each claimed line ran once and printed what its comment says.
+    expect(printed.map(([n]) => n)).toEqual(claims.map((_, n) => n));
+    for (const [n, text] of printed) expect([b.line, normalize(text)]).toEqual([b.line, normalize(claims[n])]);
   });
 });

@@ -148,6 +148,9 @@ describe("hostile N5: blocks and attributes, each refused with its message, the 
     ["unknown_compression", { ...attributes, compression: { type: "snappy" } }, 'its N5 compression "snappy" is unknown (N5 compressions read here: raw, gzip, blosc, zstd)'],
   ];
   for (const [name, attrs] of attrsCases) store.set(`/${name}/attributes.json`, encode(attrs));
+  // 2 GiB blocks, one of them stored truncated to a single byte.
+  store.set("/huge/attributes.json", encode({ dimensions: [2048, 1024, 1024], blockSize: [2048, 1024, 1024], dataType: "uint8", compression: { type: "raw" } }));
+  store.set("/huge/0/0/0", Uint8Array.of(0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 7));
 
   test.each(VERSIONS)("zarrita %s", async (_v, zarr) => {
     const n5 = withN5(store);
@@ -166,6 +169,21 @@ describe("hostile N5: blocks and attributes, each refused with its message, the 
     }
     for (const [name, , message] of attrsCases) {
       await expect(zarr.open(zarr.root(n5).resolve(name), { kind: "array" })).rejects.toThrow(`withN5: array /${name}: ${message}`);
+    }
+    // A block too big to decode whole in wasm memory: refused when its codec
+    // is made, each time, with nothing allocated; the instance stays whole.
+    const huge = await zarr.open(zarr.root(n5).resolve("huge"), { kind: "array" });
+    for (let i = 0; i < 50; i++) {
+      let error;
+      try {
+        await zarr.get(huge, [zarr.slice(0, 1), zarr.slice(0, 1), zarr.slice(0, 1)]);
+      } catch (e) {
+        error = e;
+      }
+      const cause = error?.cause ?? error;
+      expect(cause).toBeInstanceOf(ZarrCodecError);
+      expect(cause.code).toBe("SIZE_OVERFLOW");
+      expect(cause.message).toMatch(/^n5_default: uint8 chunk \[2048, 1024, 1024\] holds 2147483648 bytes; a block is decoded whole in wasm memory, so a chunk may hold 536870912 \(512 MiB\) at most$/);
     }
     const arr = await zarr.open(zarr.root(n5).resolve("good"), { kind: "array" });
     // N5 order: the block's first dimension fastest; our view [4, 3] C order.
