@@ -9,20 +9,17 @@
 // compared with expected.json, zarr-python's values. Failures come back as
 // errors, not hangs. The recipe's OME-Zarr opener reads one image too.
 import { afterAll, beforeAll, beforeEach, expect, jest, test } from "@jest/globals";
-import { execFileSync } from "node:child_process";
-import {
-  copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../../scripts/serve.mjs";
 import { launchChromium, openPage, ROOT } from "../support/browser.js";
+import { bundleVivPage, VIV_APP } from "../support/viv-app.js";
 import { fixturePath } from "../support/fixtures.js";
 import { CHUNK_SHAPE, IMAGE_SHAPE, pixel, writeImageStore } from "../support/image-store.js";
 
 jest.setTimeout(60000);
 
-const APP = join(ROOT, "tests/apps/viv");
+const APP = VIV_APP;
 const FIXTURE = fixturePath("n5-store.n5");
 const EXPECTED = JSON.parse(readFileSync(join(FIXTURE, "expected.json"), "utf8"));
 
@@ -79,16 +76,7 @@ let problems;
 const located = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(APP, "node_modules/@vivjs/loaders"))) {
-    throw new Error("tests/apps/viv has no node_modules: run scripts/setup.sh");
-  }
-  out = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-viv-n5-"));
-  execFileSync(join(ROOT, "node_modules/.bin/esbuild"), [
-    "n5.js", "--bundle", "--format=esm", "--platform=browser", "--minify", "--log-level=error",
-    `--outfile=${join(out, "n5.js")}`, `--metafile=${join(out, "meta.json")}`,
-  ], { cwd: APP });
-  meta = JSON.parse(readFileSync(join(out, "meta.json"), "utf8"));
-  copyFileSync(join(APP, "n5.html"), join(out, "n5.html"));
+  ({ out, meta } = bundleVivPage("n5.js", "n5.html", "viv-n5"));
 
   // The fixture, plus a copy of one array whose first block lost its last
   // byte (the fixture itself stays as zarr-python wrote it).

@@ -4,17 +4,16 @@
 // big-endian images after the app's register(), each value checked against
 // the pattern the store was written from.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
-import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../../scripts/serve.mjs";
-import { launchChromium, openPage, ROOT } from "../support/browser.js";
+import { launchChromium, openPage } from "../support/browser.js";
+import { bundleVivPage, VIV_APP } from "../support/viv-app.js";
 import { IMAGE_SHAPE, IMAGES, pixel, writeImageStore } from "../support/image-store.js";
 
 jest.setTimeout(180000);
 
-const APP = join(ROOT, "tests/apps/viv");
+const APP = VIV_APP;
 let out;
 let meta;
 let server;
@@ -24,16 +23,7 @@ let page;
 let problems;
 
 beforeAll(async () => {
-  if (!existsSync(join(APP, "node_modules/@vivjs/loaders"))) {
-    throw new Error("tests/apps/viv has no node_modules: run scripts/setup.sh");
-  }
-  out = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-viv-"));
-  execFileSync(join(ROOT, "node_modules/.bin/esbuild"), [
-    "main.js", "--bundle", "--format=esm", "--platform=browser", "--minify", "--log-level=error",
-    `--outfile=${join(out, "main.js")}`, `--metafile=${join(out, "meta.json")}`,
-  ], { cwd: APP });
-  meta = JSON.parse(readFileSync(join(out, "meta.json"), "utf8"));
-  copyFileSync(join(APP, "index.html"), join(out, "index.html"));
+  ({ out, meta } = bundleVivPage("main.js", "index.html", "viv"));
   writeImageStore(join(out, "data.zarr"));
   ({ server, url } = await serve(out));
   browser = await launchChromium();
