@@ -15,15 +15,7 @@ namespace {
 
 using testing::implementations_under_test;
 using testing::random_bytes;
-
-class VectorSink final : public ByteSink {
- public:
-  explicit VectorSink(size_t n) : bytes(n, 0xEE) {}
-  void write(uint64_t offset, const uint8_t* from, uint64_t length) override {
-    std::memcpy(bytes.data() + offset, from, length);
-  }
-  std::vector<uint8_t> bytes;
-};
+using testing::VectorSink;
 
 // Element (i0, ..., in-1) of the chunk is the block's element at N5 offset
 // i0 + d0 * (i1 + d1 * (...)), big-endian, where i < block; else the fill.

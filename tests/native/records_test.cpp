@@ -20,6 +20,7 @@ using testing::decode;
 using testing::encode;
 using testing::implementations_under_test;
 using testing::random_bytes;
+using testing::VectorSink;
 
 DataType lookup(const char* descriptor) {
   DataType t;
@@ -255,16 +256,6 @@ TEST(Gather, EveryImplementationEveryWidthAndStride) {
     }
   }
 }
-
-// A sink that keeps what it is given.
-class VectorSink final : public ByteSink {
- public:
-  explicit VectorSink(size_t n) : bytes(n, 0xEE) {}
-  void write(uint64_t offset, const uint8_t* from, uint64_t length) override {
-    std::memcpy(bytes.data() + offset, from, length);
-  }
-  std::vector<uint8_t> bytes;
-};
 
 TEST(RecordColumns, SplitsEachLeafAsPresented) {
   // int4 a, float8_e4m3 f, bfloat16 h, uint16*2 p, complex64 c: 1+1+2+4+8.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codecs/codec.h"
+#include "codecs/io.h"
 #include "common/implementation.h"
 
 namespace zcw::testing {
@@ -52,6 +53,17 @@ inline Status encode(const Codec& c, Impl impl, const std::vector<uint8_t>& in,
   out->assign(c.encoded_bytes(), 0xEE);
   return encode_buffer(c, impl, in.data(), in.size(), out->data(), out->size(), scratch());
 }
+
+// A sink that owns what it is given (MemorySink writes into memory the
+// caller keeps), prefilled with 0xEE so a byte never written shows.
+class VectorSink final : public ByteSink {
+ public:
+  explicit VectorSink(size_t n) : bytes(n, 0xEE) {}
+  void write(uint64_t offset, const uint8_t* from, uint64_t length) override {
+    if (length) std::memcpy(bytes.data() + offset, from, length);
+  }
+  std::vector<uint8_t> bytes;
+};
 
 template <typename T>
 std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
