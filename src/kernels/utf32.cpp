@@ -17,6 +17,21 @@ void copy_units(Impl impl, const uint8_t* in, uint8_t* out, size_t units,
   }
 }
 
+// `strings` strings of `code_points` units each, from a stride of
+// `in_units` units to one of `out_units`, swapped if asked; output units
+// past the code points (the spare) are zero.
+void restride(Impl impl, const uint8_t* in, size_t in_units, uint8_t* out,
+              size_t out_units, size_t strings, uint32_t code_points,
+              bool swap) {
+  for (size_t s = 0; s < strings; ++s) {
+    uint8_t* to = out + 4 * s * out_units;
+    copy_units(impl, in + 4 * s * in_units, to, code_points, swap);
+    if (out_units > code_points) {
+      std::memset(to + 4 * size_t{code_points}, 0, 4 * (out_units - code_points));
+    }
+  }
+}
+
 }  // namespace
 
 size_t first_invalid_code_unit(const uint8_t* units, size_t n) {
@@ -44,11 +59,7 @@ size_t first_invalid_code_unit(const uint8_t* units, size_t n) {
 
 void add_spare_code_points(Impl impl, const uint8_t* in, uint8_t* out,
                            size_t strings, uint32_t code_points, bool swap) {
-  const size_t from = 4 * size_t{code_points}, to = from + 4;
-  for (size_t s = 0; s < strings; ++s) {
-    copy_units(impl, in + s * from, out + s * to, code_points, swap);
-    std::memset(out + s * to + from, 0, 4);
-  }
+  restride(impl, in, code_points, out, size_t{code_points} + 1, strings, code_points, swap);
 }
 
 size_t first_string_using_spare(const uint8_t* in, size_t strings,
@@ -64,10 +75,7 @@ size_t first_string_using_spare(const uint8_t* in, size_t strings,
 
 void drop_spare_code_points(Impl impl, const uint8_t* in, uint8_t* out,
                             size_t strings, uint32_t code_points, bool swap) {
-  const size_t to = 4 * size_t{code_points}, from = to + 4;
-  for (size_t s = 0; s < strings; ++s) {
-    copy_units(impl, in + s * from, out + s * to, code_points, swap);
-  }
+  restride(impl, in, size_t{code_points} + 1, out, code_points, strings, code_points, swap);
 }
 
 }  // namespace zcw
