@@ -16,15 +16,15 @@
 // "Int8Array [-1, -8]").
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { execFile } from "node:child_process";
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve, sep } from "node:path";
+import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
 import { register } from "../../../js/index.js";
 import { writeSampleStore } from "../../../examples/sample-store.mjs";
+import { serve } from "../../../scripts/serve.mjs";
 import { ROOT } from "../support/browser.js";
 
 jest.setTimeout(120000);
@@ -86,43 +86,14 @@ let base;
 let scratch;
 let runDir;
 
-function serve(roots) {
-  return createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const [, top, ...rest] = path.split("/");
-    const root = roots[top];
-    const file = root && resolve(root, ...rest);
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    if (!file || !(file === root || file.startsWith(root + sep))) {
-      res.writeHead(404).end();
-      return;
-    }
-    let size;
-    try {
-      const s = statSync(file);
-      size = s.isFile() ? s.size : undefined;
-    } catch {
-      size = undefined;
-    }
-    if (size === undefined) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "Content-Length": size });
-    createReadStream(file).pipe(res);
-  });
-}
-
 beforeAll(async () => {
   register(zarr.registry);
+  // One folder served: the sample store written into it, the N5 fixture
+  // linked beside it.
   scratch = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-docs-"));
   await writeSampleStore(new FileSystemStore(join(scratch, "data.zarr")));
-  server = serve({
-    "data.zarr": join(scratch, "data.zarr"),
-    "container.n5": join(ROOT, "tests/fixtures/n5-store.n5"),
-  });
-  await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  base = `http://127.0.0.1:${server.address().port}`;
+  symlinkSync(join(ROOT, "tests/fixtures/n5-store.n5"), join(scratch, "container.n5"));
+  ({ server, url: base } = await serve(scratch));
   // Inside the package, so the bare name resolves to this checkout.
   runDir = join(ROOT, `.docs-run-${process.pid}`);
   mkdirSync(runDir);
