@@ -6,14 +6,13 @@
 // mix with padded ones), nested and implicit groups. Values are compared
 // with what zarr-python read, in our axis order (attributes.json's).
 // Writes go back through zarr-python 2 for an independent read.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { beforeAll, describe, expect, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
 import { ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
-import { fixturePath } from "../support/fixtures.js";
+import { fixtureCopy, fixturePath } from "../support/fixtures.js";
 import { inCOrder } from "../support/presented.js";
 import { hex } from "../support/reference.js";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -193,17 +192,12 @@ describe("hostile N5: blocks and attributes, each refused with its message, the 
 });
 
 describe("writes: blocks zarr-python 2's N5Store reads back", () => {
-  let dir;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-n5-"));
-    cpSync(ROOT, dir, { recursive: true });
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const copy = fixtureCopy(ROOT, "n5");
   const readBack = (path) =>
-    JSON.parse(execFileSync("/usr/bin/python3", ["scripts/n5-read-back.py", dir, path], { encoding: "utf8" }));
+    JSON.parse(execFileSync("/usr/bin/python3", ["scripts/n5-read-back.py", copy.dir, path], { encoding: "utf8" }));
 
   test.each(["volumes/raw/raw", "volumes/raw/zstd_n5", "volumes/raw/blosc", "types/float64", "volumes/truncated/raw_3d"])("%s", async (path) => {
-    const store = withN5(new FileSystemStore(dir));
+    const store = withN5(new FileSystemStore(copy.dir));
     const arr = await zarr7.open(zarr7.root(store).resolve(path), { kind: "array" });
     const { data, shape } = await readAll(zarr7, arr);
     // Every value plus one (in its type), written whole, then read by zarr-python.
@@ -215,7 +209,7 @@ describe("writes: blocks zarr-python 2's N5Store reads back", () => {
   });
 
   test("zarr.json is not written through withN5", async () => {
-    const store = withN5(new FileSystemStore(dir));
+    const store = withN5(new FileSystemStore(copy.dir));
     await expect(store.set("/new/zarr.json", new Uint8Array(2))).rejects.toThrow(
       /^withN5: writing \/new\/zarr.json is not supported: withN5 reads N5 attributes.json as Zarr metadata but does not write it/,
     );

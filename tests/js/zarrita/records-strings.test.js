@@ -5,12 +5,12 @@
 // spec-literal generator; v2-records.zarr: zarr-python 2), reads in parts,
 // consolidated metadata in either order, missing chunks, and writes.
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { mkdtempSync, readFileSync, rmSync, cpSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
 import { ready, register, storedDataType, structFields, withDataTypes, ZarrCodecError } from "../../../js/index.js";
-import { fixturePath } from "../support/fixtures.js";
+import { expectCodecRejection } from "../support/expect-error.js";
+import { fixtureCopy, fixturePath } from "../support/fixtures.js";
 import { inCOrder, sameValues } from "../support/presented.js";
 import { leavesOf, presentedLeaf } from "../support/record-fields.js";
 import { hex } from "../support/reference.js";
@@ -157,21 +157,16 @@ describe("consolidated metadata, either order (zarrita 0.7), and 0.5/0.6's v2 co
 });
 
 describe("writes: records re-encoded to the stored order, strings checked against their capacity", () => {
-  let dir;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-records-"));
-    cpSync(V3, dir, { recursive: true });
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const copy = fixtureCopy(V3, "records");
   const files = (name) =>
-    readdirSync(join(dir, name), { recursive: true, withFileTypes: true })
+    readdirSync(join(copy.dir, name), { recursive: true, withFileTypes: true })
       .filter((f) => f.isFile())
       .map((f) => join(f.path ?? f.parentPath, f.name))
       .sort()
       .map((f) => [f, hex(readFileSync(f))]);
 
   test.each(VERSIONS)("zarrita %s: a record set as its little-endian bytes is stored big-endian, field by field", async (_v, zarr) => {
-    const store = withDataTypes(new FileSystemStore(dir));
+    const store = withDataTypes(new FileSystemStore(copy.dir));
     const arr = await zarr.open(zarr.root(store).resolve("points"), { kind: "array" });
     // x = 0.1, y = -3 (float32), little-endian, as withDataTypes presents them.
     const record = new Uint8Array(8);
@@ -184,15 +179,15 @@ describe("writes: records re-encoded to the stored order, strings checked agains
     const want = new Uint8Array(8);
     new DataView(want.buffer).setFloat32(0, 0.1, false);
     new DataView(want.buffer).setFloat32(4, -3, false);
-    expect(hex(readFileSync(join(dir, "points/c/0")).subarray(8, 16))).toBe(hex(want));
+    expect(hex(readFileSync(join(copy.dir, "points/c/0")).subarray(8, 16))).toBe(hex(want));
   });
 
   test.each(VERSIONS)("zarrita %s: a string longer than the capacity is refused and the store is unchanged", async (_v, zarr) => {
-    const store = withDataTypes(new FileSystemStore(dir));
+    const store = withDataTypes(new FileSystemStore(copy.dir));
     const arr = await zarr.open(zarr.root(store).resolve("hi"), { kind: "array" }); // 3 code points
     await zarr.set(arr, [2], "xyz"); // exactly three: fits
     expect((await zarr.get(arr, [zarr.slice(2, 3)])).data.get(0)).toBe("xyz");
-    expect(hex(readFileSync(join(dir, "hi/c/0")).subarray(24, 36))).toBe("78000000790000007a000000");
+    expect(hex(readFileSync(join(copy.dir, "hi/c/0")).subarray(24, 36))).toBe("78000000790000007a000000");
     const fitted = files("hi");
     let error;
     try {
@@ -244,15 +239,7 @@ test("hostile record metadata is refused with the package's error; the store's o
   raw.set("/good/zarr.json", encode(v3(struct([{ name: "a", data_type: "uint8" }]), { fill_value: { a: 3 } })));
   const store = withDataTypes(raw);
   for (const [name, , code, message] of cases) {
-    let error;
-    try {
-      await zarr.open.v3(zarr.root(store).resolve(name), { kind: "array" });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ZarrCodecError);
-    expect([name, error.code]).toEqual([name, code]);
-    expect(error.message).toBe(`withDataTypes: array /${name}: ${message}`);
+    await expectCodecRejection(zarr.open.v3(zarr.root(store).resolve(name), { kind: "array" }), code, `withDataTypes: array /${name}: ${message}`);
   }
   const good = await zarr.open.v3(zarr.root(store).resolve("good"), { kind: "array" });
   expect(Array.from((await zarr.get(good)).data)).toEqual([3, 3]);
