@@ -14,11 +14,11 @@
 // presented values with the same references, from the formats' definitions.
 //
 // Run: node scripts/make-v3-fixtures.mjs (the store is committed).
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { crc32c, packBitsEncodeReference, randomBytes } from "../tests/js/support/reference.js";
+import { chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter } from "./fixture-store.mjs";
 
 const ROOT = fileURLToPath(new URL("../tests/fixtures/v3-data-types.zarr", import.meta.url));
 
@@ -34,24 +34,6 @@ function componentOf(dataType) {
     float16: 16, bfloat16: 16, uint16: 16, float32: 32, float64: 64 }[component] ?? 8;
   return { name: component, bits, bytes: Math.ceil(bits / 8), signed: /^int/.test(component), count: complex ? 2 : 1 };
 }
-
-// A component's code as `bytes` little-endian bytes (BigInt for 64 bits).
-function codeBytes(code, bytes) {
-  const out = new Uint8Array(bytes);
-  let v = BigInt.asUintN(8 * bytes, BigInt(code));
-  for (let i = 0; i < bytes; i++, v >>= 8n) out[i] = Number(v & 0xffn);
-  return out;
-}
-
-const concat = (parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 // Element index -> component codes, for a chunk in C order; the edge of
 // the array padded with the fill.
@@ -131,23 +113,6 @@ function encodeChunk(a, codecs, codes, chunkShape, seed) {
     }
   }
   return bytes;
-}
-
-function chunkKey(a, coords) {
-  const { name, configuration } = a.meta.chunk_key_encoding;
-  const sep = configuration?.separator ?? (name === "v2" ? "." : "/");
-  return name === "default" ? ["c", ...coords].join(sep) : coords.join(sep) || "0";
-}
-
-function gridOf(shape, chunkShape) {
-  const counts = shape.map((s, d) => Math.ceil(s / chunkShape[d]));
-  const all = [];
-  const walk = (d, prefix) => {
-    if (d === counts.length) return all.push(prefix);
-    for (let i = 0; i < counts[d]; i++) walk(d + 1, [...prefix, i]);
-  };
-  walk(0, []);
-  return all;
 }
 
 // A sharded chunk: inner chunks encoded by the inner codecs, then the index
@@ -272,12 +237,7 @@ function placeholder(a) {
   return key;
 }
 
-rmSync(ROOT, { recursive: true, force: true });
-const write = (key, bytes) => {
-  const path = `${ROOT}/${key}`;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
-};
+const write = storeWriter(ROOT);
 // Fill values beyond 2^53 go in as placeholders and come out as their exact
 // digits (JSON.stringify of a double would round them).
 const exact = new Map();
@@ -310,7 +270,7 @@ for (const a of ARRAYS) {
   const sharding = a.codecs[0].name === "sharding_indexed" ? a.codecs[0].configuration : undefined;
   for (const coords of gridOf(a.shape, a.chunkShape)) {
     if (a.missing?.some((m) => m.join() === coords.join())) continue;
-    const key = chunkKey(a, coords);
+    const key = chunkKey(a.meta, coords);
     const bytes = sharding
       ? encodeShard(a, coords, sharding, a.missingInner ?? [])
       : encodeChunk(a, a.codecs, chunkCodes(a, coords, a.chunkShape), a.chunkShape, coords.reduce((s, v) => s * 7 + v + 1, 1));
@@ -356,11 +316,6 @@ for (const a of ARRAYS) {
     codes: codes.map((c) => (typeof c === "bigint" ? String(c) : c)),
   };
 }
-write("zarr.json", json({
-  zarr_format: 3,
-  node_type: "group",
-  attributes: {},
-  consolidated_metadata: { kind: "inline", must_understand: false, metadata: consolidated },
-}));
+write("zarr.json", json(consolidatedGroup(consolidated)));
 writeFileSync(`${ROOT}/expected.json`, `${JSON.stringify(expected, null, 1)}\n`);
 console.log(`make-v3-fixtures: wrote ${ARRAYS.length} arrays to ${ROOT}`);

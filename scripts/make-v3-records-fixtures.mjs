@@ -21,11 +21,11 @@
 //
 // Run: node scripts/make-v3-records-fixtures.mjs (the store is committed;
 // running it twice gives byte-identical files).
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { crc32c, narrowReference } from "../tests/js/support/reference.js";
+import { chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter } from "./fixture-store.mjs";
 
 const ROOT = fileURLToPath(new URL("../tests/fixtures/v3-records.zarr", import.meta.url));
 
@@ -152,30 +152,12 @@ function fieldsOf(dataType) {
     Array.isArray(f) ? { name: f[0], dataType: f[1] } : { name: f.name, dataType: f.data_type });
 }
 
-// A component's `width` bytes, little-endian (manual, BigInt).
-function codeBytes(code, width) {
-  const out = new Uint8Array(width);
-  let v = code;
-  for (let i = 0; i < width; i++, v >>= 8n) out[i] = Number(v & 0xffn);
-  return out;
-}
-
 // One element's bytes: every component little-endian, or each reversed.
 const elementBytes = (leaves, endian) =>
   concat(leaves.flatMap((l) => l.components).map(({ width, code }) => {
     const b = codeBytes(code, width);
     return endian === "big" ? b.reverse() : b;
   }));
-
-const concat = (parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 // ---- chunks ------------------------------------------------------------------------
 
@@ -230,21 +212,10 @@ function encodeChunk(a, codecs, elements, chunkShape) {
     if (codec.name === "transpose") elements = transpose(elements, chunkShape, cfg.order);
     else if (codec.name === "bytes") bytes = concat(elements.map((e) => elementBytes(e, endianOf(a, codec))));
     else if (codec.name === "gzip") bytes = new Uint8Array(gzipSync(bytes, { level: cfg.level }));
-    else if (codec.name === "crc32c") bytes = concat([bytes, codeBytes(BigInt(crc32c(bytes)), 4)]);
+    else if (codec.name === "crc32c") bytes = concat([bytes, codeBytes(crc32c(bytes), 4)]);
     else throw new Error(`make-v3-records-fixtures: no encoder for ${codec.name}`);
   }
   return bytes;
-}
-
-function gridOf(shape, chunkShape) {
-  return Array.from({ length: product(shape.map((s, d) => Math.ceil(s / chunkShape[d]))) }, (_, i) =>
-    unravel(i, shape.map((s, d) => Math.ceil(s / chunkShape[d]))));
-}
-
-function chunkKey(a, coords) {
-  const { name, configuration } = a.meta.chunk_key_encoding;
-  const sep = configuration?.separator ?? (name === "v2" ? "." : "/");
-  return name === "default" ? ["c", ...coords].join(sep) : coords.join(sep) || "0";
 }
 
 // A shard: its inner chunks by the inner codecs, then the index of
@@ -355,12 +326,7 @@ add("raw_v2_keys", "raw_bytes of 2 bytes, v2 chunk keys with \".\"",
 
 // ---- writing ---------------------------------------------------------------------------
 
-rmSync(ROOT, { recursive: true, force: true });
-const write = (key, bytes) => {
-  const path = `${ROOT}/${key}`;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
-};
+const write = storeWriter(ROOT);
 const json = (o) => `${JSON.stringify(o, null, 2)}\n`;
 const hexOf = (bytes) => Buffer.from(bytes).toString("hex");
 const kindOf = (dataType) => ({ fixed_length_utf32: "utf32", raw_bytes: "raw" })[nameOf(dataType)] ?? "struct";
@@ -391,7 +357,7 @@ for (const a of ARRAYS) {
   const sharding = a.codecs[0].name === "sharding_indexed" ? a.codecs[0].configuration : undefined;
   const missingKeys = [];
   for (const coords of gridOf(a.shape, a.chunkShape)) {
-    const key = chunkKey(a, coords);
+    const key = chunkKey(a.meta, coords);
     if (a.missing?.some((m) => m.join() === coords.join())) {
       missingKeys.push(key);
       continue;
@@ -431,12 +397,7 @@ for (const a of ARRAYS) {
   }
   expected[a.name] = entry;
 }
-write("zarr.json", json({
-  zarr_format: 3,
-  node_type: "group",
-  attributes: {},
-  consolidated_metadata: { kind: "inline", must_understand: false, metadata: consolidated },
-}));
+write("zarr.json", json(consolidatedGroup(consolidated)));
 // expected.json, per array name:
 //   data_type, shape   as in zarr.json
 //   missing            chunk keys not written; missing_inner (sharded) the
