@@ -27,6 +27,17 @@ function snapshot(codec, what, value, code) {
   }
 }
 
+// `test(value)`, false where asking throws (a revoked Proxy, a throwing
+// trap): the question is then answered no, and the caller's message says
+// what was expected.
+function holds(test, value) {
+  try {
+    return test(value);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A configuration: absent (undefined or null: the defaults) or an object
  * whose members are all in `members`. An unknown member (a typo such as
@@ -35,13 +46,7 @@ function snapshot(codec, what, value, code) {
  */
 export function configurationOf(codec, configuration, members, expected) {
   if (configuration === undefined || configuration === null) return {};
-  let plain;
-  try {
-    plain = isPlainObject(configuration);
-  } catch {
-    plain = false;
-  }
-  if (!plain) {
+  if (!holds(isPlainObject, configuration)) {
     throw new ZarrCodecError("INVALID_CONFIGURATION", `${codec}: configuration must be an object, got ${describe(configuration)}`);
   }
   const config = snapshot(codec, "the configuration", configuration, "INVALID_CONFIGURATION");
@@ -82,13 +87,7 @@ export function optionalBitIndex(name, value) {
  * @returns {{dims: number[], text: string}}
  */
 export function shapeOf(codec, shape) {
-  let isArray;
-  try {
-    isArray = Array.isArray(shape);
-  } catch {
-    isArray = false;
-  }
-  if (!isArray) {
+  if (!holds(Array.isArray, shape)) {
     throw new ZarrCodecError("INVALID_SHAPE", `${codec}: meta.shape must be an array of non-negative integers, got ${describe(shape)}`);
   }
   let dims;
@@ -116,13 +115,7 @@ export function shapeOf(codec, shape) {
 
 /** meta, read once: any object whose members can be read without throwing. */
 export function metaOf(codec, meta) {
-  let plain;
-  try {
-    plain = isPlainObject(meta);
-  } catch {
-    plain = false;
-  }
-  if (!plain) {
+  if (!holds(isPlainObject, meta)) {
     throw new ZarrCodecError("INVALID_METADATA", `${codec}: meta must be an object { dataType, shape }, got ${describe(meta)}`);
   }
   const out = {};
