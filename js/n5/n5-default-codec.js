@@ -24,9 +24,9 @@ import { fillBytes } from "../data-types/fill-bytes.js";
 
 /**
  * What withN5 attaches to each block it fetches (a Uint8Array property):
- * the block's key, for messages, and its array's fill value (0: withN5's
- * arrays have no other), for zarrita 0.5 and 0.6, which do not give codecs
- * the fill value.
+ * { key }, the block's key, for messages. Its presence also says the array
+ * is withN5's, whose fill value is 0, for zarrita 0.5 and 0.6, which do not
+ * give codecs the fill value.
  */
 export const N5_BLOCK = Symbol.for("zarr-codecs-wasm.n5.block");
 
@@ -89,20 +89,21 @@ export class N5DefaultCodec {
     const m = metaOf("n5_default", meta);
     const shape = shapeOf("n5_default", m.shape);
     const dataType = metaDataType("n5_default", m);
-    const module = adapter.module ?? wasm();
-    this.#core = new WasmInstance(this, module, new module.N5BlockCodec(dataType.descriptor, shape.text), "n5_default");
+    // Everything checked in JS before the wasm instance is made.
     this.#compressor = innerChain(configuration, shape.dims.length, dataType.bytes);
-    this.#shape = shape.dims;
-    this.#stride = cOrderStrides(shape.dims);
-    this.#ArrayType = containerFor(this.#core.live.valueType());
     this.#registry = adapter.registry;
+    if (this.#compressor && !this.#registry) {
+      throw invalid(`the compressor ${JSON.stringify(this.#compressor.name)} comes from a zarrita registry: create the codec through register(zarr.registry), or without a compressor`);
+    }
     // zarrita 0.7 passes the array's fill value; 0.5 and 0.6 do not.
     if (m.fillValue !== undefined && m.fillValue !== null) {
       this.#fill = fillBytes("n5_default", dataType, m.fillValue);
     }
-    if (this.#compressor && !this.#registry) {
-      throw invalid(`the compressor ${JSON.stringify(this.#compressor.name)} comes from a zarrita registry: create the codec through register(zarr.registry), or without a compressor`);
-    }
+    const module = adapter.module ?? wasm();
+    this.#core = new WasmInstance(this, module, new module.N5BlockCodec(dataType.descriptor, shape.text), "n5_default");
+    this.#shape = shape.dims;
+    this.#stride = cOrderStrides(shape.dims);
+    this.#ArrayType = containerFor(this.#core.live.valueType());
   }
 
   /**

@@ -3,8 +3,8 @@
 // <prefix>zarr.json is answered from <prefix>attributes.json (attributes.js):
 // an array where it has N5's array attributes, a group otherwise or where
 // there is none (N5's implicit groups). Every other key passes through; a
-// block fetched is tagged with its key (and withN5's fill, 0) for the
-// n5_default codec's messages and padding. An array refused (a compression
+// block fetched is tagged with its key, for the n5_default codec's messages
+// and its padding (withN5's arrays fill with 0). An array refused (a compression
 // with no Zarr codec, malformed attributes) throws for that array alone.
 // The codec knows blocks, this wrapper knows metadata (as zarrs_n5 splits
 // them).
@@ -45,7 +45,7 @@ export function withN5(store) {
     if (key === "zarr.json" || key.endsWith("/zarr.json")) return zarrJson(key, opts);
     const bytes = await store.get(key, opts);
     if (bytes instanceof Uint8Array && !key.endsWith(".json")) {
-      Object.defineProperty(bytes, N5_BLOCK, { value: { key, fill: 0 }, configurable: true });
+      Object.defineProperty(bytes, N5_BLOCK, { value: { key }, configurable: true });
     }
     return bytes;
   }
