@@ -1,6 +1,5 @@
 #include "codecs/bytes_codec.h"
 
-#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -126,17 +125,15 @@ Status BytesCodec::check_code_units(const uint8_t* units, uint64_t first,
                                     uint64_t values) const {
   const size_t bad = first_invalid_code_unit(units, values);
   if (bad == values) return Status::Ok();
-  uint32_t unit;
-  std::memcpy(&unit, units + 4 * bad, 4);
   const uint64_t per = type_.component_count +
                        (presentation_ == Presentation::kSpareCodePoint ? 1 : 0);
-  char hex[16];
-  std::snprintf(hex, sizeof hex, "0x%X", unit);
   return Status(ErrorCode::kValueOutOfRange,
-                describe() + ": code unit " + hex + " of string " +
-                    std::to_string((first + bad) / per) + " (code point " +
-                    std::to_string((first + bad) % per) +
-                    ") is not a Unicode code point (at most 0x10FFFF)");
+                describe() + ": " +
+                    invalid_code_unit_text(
+                        units, bad,
+                        " of string " + std::to_string((first + bad) / per) +
+                            " (code point " +
+                            std::to_string((first + bad) % per) + ")"));
 }
 
 Status BytesCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,

@@ -1,7 +1,6 @@
 #include "codecs/record_columns.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -125,19 +124,15 @@ Status RecordColumns::split(ByteSource& in, uint64_t in_length,
         case Step::kCodeUnits: {
           const size_t bad = first_invalid_code_unit(scratch.out, values);
           if (bad != values) {
-            uint32_t unit;
-            std::memcpy(&unit, scratch.out + 4 * bad, 4);
-            char hex[16];
-            std::snprintf(hex, sizeof hex, "0x%X", unit);
-            const uint64_t per = t.component_count;
             return Status(ErrorCode::kValueOutOfRange,
                           what + ": leaf field " + std::to_string(k) +
                               " of record " +
-                              std::to_string(first + bad / c.values) +
-                              ": code unit " + hex + " (code point " +
-                              std::to_string(bad % per) +
-                              ") is not a Unicode code point (at most "
-                              "0x10FFFF)");
+                              std::to_string(first + bad / c.values) + ": " +
+                              invalid_code_unit_text(
+                                  scratch.out, bad,
+                                  " (code point " +
+                                      std::to_string(bad % t.component_count) +
+                                      ")"));
           }
           break;
         }

@@ -1,5 +1,6 @@
 #include "kernels/utf32.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "kernels/byteswap.h"
@@ -55,6 +56,16 @@ size_t first_invalid_code_unit(const uint8_t* units, size_t n) {
     if (u > kMaxCodePoint) return i;
   }
   return n;
+}
+
+std::string invalid_code_unit_text(const uint8_t* units, size_t index,
+                                   std::string_view where) {
+  uint32_t unit;
+  std::memcpy(&unit, units + 4 * index, 4);
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%X", unit);
+  return std::string("code unit ") + hex + std::string(where) +
+         " is not a Unicode code point (at most 0x10FFFF)";
 }
 
 void add_spare_code_points(Impl impl, const uint8_t* in, uint8_t* out,

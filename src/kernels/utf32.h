@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "common/implementation.h"
 
@@ -16,6 +18,12 @@ constexpr uint32_t kMaxCodePoint = 0x10FFFF;
 
 // The index of the first little-endian code unit above kMaxCodePoint, or n.
 size_t first_invalid_code_unit(const uint8_t* units, size_t n);
+
+// The refusal of unit `index` of `units` (one first_invalid_code_unit
+// found), as every message words it: "code unit 0x110000<where> is not a
+// Unicode code point (at most 0x10FFFF)".
+std::string invalid_code_unit_text(const uint8_t* units, size_t index,
+                                   std::string_view where);
 
 // `strings` strings of `code_points` units each, from `in` to `out` with a
 // zero unit after each (the spare), byte order reversed if `swap`.
