@@ -261,6 +261,11 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
       log(`${runs} runs`);
     }
   }
+  // The last runs' abandoned codec loads (and a read cut off by the
+  // timeout) may still reject after the loop: let them settle while the
+  // handler counts them, or the first would end the process.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  if (unhandled) throw unhandled;
   process.off("unhandledRejection", onUnhandled);
   console.warn = warn;
   const wasmMemoryBytes = diagnostics().wasmMemoryBytes();
