@@ -7,8 +7,7 @@ import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { serve } from "../../../scripts/serve.mjs";
-import { launchChromium, openPage, ROOT } from "../support/browser.js";
+import { openLoadedPage, ROOT } from "../support/browser.js";
 import { installPackedPackage } from "../support/consumer.js";
 import { IMAGE_SHAPE, IMAGES, pixel, writeImageStore } from "../support/image-store.js";
 
@@ -17,9 +16,7 @@ jest.setTimeout(180000);
 const APP = join(ROOT, "tests/apps/fizarrita");
 let project;
 let out;
-let server;
-let url;
-let browser;
+let session;
 let page;
 let problems;
 const warnings = [];
@@ -37,17 +34,14 @@ beforeAll(async () => {
   out = join(project, "out");
   execFileSync("node", [join(APP, "build.mjs"), project, out], { stdio: "pipe" });
   writeImageStore(join(out, "data.zarr"));
-  ({ server, url } = await serve(out));
-  browser = await launchChromium();
-  ({ page, problems } = await openPage(browser));
-  page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
-  await page.goto(`${url}/index.html`);
-  await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+  session = await openLoadedPage(out, "index.html", (page) => {
+    page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+  });
+  ({ page, problems } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  await session?.close();
   if (project) rmSync(project, { recursive: true, force: true });
 });
 

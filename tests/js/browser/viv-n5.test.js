@@ -11,8 +11,7 @@
 import { afterAll, beforeAll, beforeEach, expect, jest, test } from "@jest/globals";
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve } from "../../../scripts/serve.mjs";
-import { launchChromium, openPage, ROOT } from "../support/browser.js";
+import { openLoadedPage, ROOT } from "../support/browser.js";
 import { bundleVivPage, VIV_APP } from "../support/viv-app.js";
 import { fixturePath } from "../support/fixtures.js";
 import { CHUNK_SHAPE, IMAGE_SHAPE, pixel, writeImageStore } from "../support/image-store.js";
@@ -68,9 +67,7 @@ function boundaryBlocks({ dimensions, blockSize }) {
 
 let out;
 let meta;
-let server;
-let url;
-let browser;
+let session;
 let page;
 let problems;
 const located = [];
@@ -105,18 +102,15 @@ beforeAll(async () => {
     },
   }));
 
-  ({ server, url } = await serve(out));
-  browser = await launchChromium();
-  ({ page, problems } = await openPage(browser));
-  // Chromium's console names a failed fetch only in the message's location.
-  page.on("console", (m) => m.type() === "error" && located.push(`${m.text()} [${m.location().url.replace(url, "")}]`));
-  await page.goto(`${url}/n5.html`);
-  await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+  session = await openLoadedPage(out, "n5.html", (page, url) => {
+    // Chromium's console names a failed fetch only in the message's location.
+    page.on("console", (m) => m.type() === "error" && located.push(`${m.text()} [${m.location().url.replace(url, "")}]`));
+  });
+  ({ page, problems } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  await session?.close();
   if (out) rmSync(out, { recursive: true, force: true });
 });
 

@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { serve } from "../../../scripts/serve.mjs";
-import { launchChromium, openPage } from "../support/browser.js";
+import { openLoadedPage } from "../support/browser.js";
 import { bundleVivPage, VIV_APP } from "../support/viv-app.js";
 import { IMAGE_SHAPE, IMAGES, pixel, writeImageStore } from "../support/image-store.js";
 
@@ -16,25 +15,19 @@ jest.setTimeout(180000);
 const APP = VIV_APP;
 let out;
 let meta;
-let server;
-let url;
-let browser;
+let session;
 let page;
 let problems;
 
 beforeAll(async () => {
   ({ out, meta } = bundleVivPage("main.js", "index.html", "viv"));
   writeImageStore(join(out, "data.zarr"));
-  ({ server, url } = await serve(out));
-  browser = await launchChromium();
-  ({ page, problems } = await openPage(browser));
-  await page.goto(`${url}/index.html`);
-  await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+  session = await openLoadedPage(out, "index.html");
+  ({ page, problems } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  await session?.close();
   if (out) rmSync(out, { recursive: true, force: true });
 });
 

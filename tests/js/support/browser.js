@@ -33,3 +33,26 @@ export async function openPage(browser, viewport = { width: 1000, height: 760 })
   page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
   return { page, problems };
 }
+
+/**
+ * `folder` served on an ephemeral port, Chromium launched, and `pageName`
+ * opened there until its script sets `window.loaded`. `listen(page, url)`
+ * attaches listeners before the page loads. `close()` ends the browser and
+ * the server; a failure on the way closes what was already open.
+ */
+export async function openLoadedPage(folder, pageName, listen = () => {}) {
+  const { server, url } = await serve(folder);
+  let browser;
+  try {
+    browser = await launchChromium();
+    const { page, problems } = await openPage(browser);
+    listen(page, url);
+    await page.goto(`${url}/${pageName}`);
+    await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+    return { page, problems, close: async () => { await browser.close(); server.close(); } };
+  } catch (error) {
+    await browser?.close();
+    server.close();
+    throw error;
+  }
+}
