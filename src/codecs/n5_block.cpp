@@ -8,14 +8,6 @@
 namespace zcw {
 namespace {
 
-std::string shape_text(const std::vector<uint64_t>& dims) {
-  std::string text = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    text += (i ? ", " : "") + std::to_string(dims[i]);
-  }
-  return text + "]";
-}
-
 // C-order byte strides of `shape`.
 std::vector<uint64_t> c_strides(const std::vector<uint64_t>& shape,
                                 uint64_t width) {

@@ -17,14 +17,18 @@ Status check_encoded_output(std::string_view described, uint64_t expected,
                     std::to_string(got));
 }
 
+std::string shape_text(const std::vector<uint64_t>& dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) text += ", ";
+    text += std::to_string(dims[i]);
+  }
+  return text + "]";
+}
+
 Status make_chunk_shape(std::string_view codec, std::vector<uint64_t> dims,
                         ChunkShape* out) {
-  out->text = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i) out->text += ", ";
-    out->text += std::to_string(dims[i]);
-  }
-  out->text += "]";
+  out->text = shape_text(dims);
   uint64_t elements = 1;
   for (uint64_t d : dims) {
     if (!checked_mul(elements, d, &elements)) {

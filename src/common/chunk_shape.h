@@ -20,6 +20,9 @@ struct ChunkShape {
   std::string text;  // "[64, 64]", for messages
 };
 
+// "[64, 64]": a shape as messages show it.
+std::string shape_text(const std::vector<uint64_t>& dims);
+
 // Multiplies out `dims`; fails when the count passes kMaxByteLength.
 Status make_chunk_shape(std::string_view codec, std::vector<uint64_t> dims,
                         ChunkShape* out);
