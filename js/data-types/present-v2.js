@@ -11,7 +11,7 @@
 import { describe, invalidMetadata, prefix } from "../errors.js";
 import { parseV2Scalar, parseV2Structured } from "../types/v2-dtype.js";
 import { presentFill } from "./fill-value.js";
-import { zarritaReads } from "./presentation.js";
+import { presentationOfType } from "./presentation.js";
 import { checkShape, withTrailing } from "./shapes.js";
 import { codecFor, STORED_CODEC } from "./stored-codec.js";
 
@@ -40,8 +40,12 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
   if (!record && !scalar) return null;
   const dataType = record ?? scalar.type;
   const order = scalar?.order === ">" ? ">" : "<";
-  const t = dataType.info;
-  if (t.name === "float16" && zarritaReads("float16")) return null;
+  const shown = presentationOfType(dataType, floats);
+  // float16 where the runtime has Float16Array: zarrita reads it.
+  if (!shown) return null;
+  // Void ("|V8") is zarrita's own "|u1" with a trailing dimension: the
+  // bytes need no codec, unlike v3's raw_bytes.
+  const p = shown.kind === "raw" ? { ...shown, codec: false } : shown;
   checkShape(where, "shape", zarray.shape);
   checkShape(where, "chunks", zarray.chunks, { positive: true, rank: zarray.shape.length });
   const separator = zarray.dimension_separator ?? ".";
@@ -50,29 +54,11 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
   }
   const filters = zarray.filters ?? [];
   if (!Array.isArray(filters)) throw invalidMetadata(where, `filters must be an array or null, got ${describe(filters)}`);
-  const complex = t.componentCount === 2 && t.typeClass === "float";
-  const time = Boolean(dataType.time);
-  const raw = t.typeClass === "raw";
-  let p;
-  if (record) {
-    p = { dataType, presented: "uint8", component: "uint8", trailing: dataType.bytes, widen: false, codec: true, kind: "record" };
-  } else if (raw) {
-    p = { dataType, presented: "uint8", component: "uint8", trailing: dataType.bytes, widen: false, codec: false, kind: "raw" };
-  } else if (complex) {
-    const component = t.name === "complex64" ? "float32" : "float64";
-    p = { dataType, presented: component, component, trailing: 2, widen: false, codec: false, kind: "zarrita" };
-  } else if (time) {
-    p = { dataType, presented: "int64", component: "int64", trailing: 0, widen: false, codec: false, kind: "time" };
-  } else if (floats === "bits") {
-    p = { dataType, presented: "uint16", component: "float16", trailing: 0, widen: false, codec: false, kind: "float" };
-  } else {
-    p = { dataType, presented: "float32", component: "float16", trailing: 0, widen: true, codec: true, kind: "float" };
-  }
   if (p.trailing && zarray.order === "F") {
     // zarrita would transpose the trailing dimension with the array.
     throw invalidMetadata(where, `dtype ${describe(zarray.dtype)} in Fortran order cannot be presented (its trailing dimension would be transposed with the array); only order "C" is supported`);
   }
-  if (!time && filters.length) {
+  if (p.kind !== "time" && filters.length) {
     const ids = filters.map((f) => (typeof f?.id === "string" ? JSON.stringify(prefix(f.id, 64)) : describe(f?.id)));
     throw invalidMetadata(where, `filters [${ids.join(",")}] would run on the presented ${p.presented} values rather than the stored ones; withDataTypes cannot present this array`);
   }
