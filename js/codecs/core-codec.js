@@ -17,11 +17,14 @@ export class CoreCodec extends WasmInstance {
   /** Decoding (encoding) is a plain copy: the zero-copy paths apply. */
   decodeIsCopy;
   encodeIsCopy;
+  /** The TypedArray constructor of the decoded values. */
+  ArrayType;
   #singleBlock;
 
   constructor(owner, module, instance, name) {
     super(owner, module, instance, name);
     this.valueType = instance.valueType();
+    this.ArrayType = containerFor(this.valueType);
     this.valuesPerElement = instance.valuesPerElement();
     this.decodedBytes = instance.decodedBytes();
     this.encodedBytes = instance.encodedBytes();
@@ -30,10 +33,6 @@ export class CoreCodec extends WasmInstance {
     this.#singleBlock = instance.singleBlock();
   }
 
-  /** The TypedArray constructor of the decoded values. */
-  get ArrayType() {
-    return containerFor(this.valueType);
-  }
 
   /**
    * Decodes `input` into the Uint8Array `out` (over the caller's

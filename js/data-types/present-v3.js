@@ -90,12 +90,10 @@ function presentChain(where, chain, p, rank, chunkShape, ticket, out = { codecs:
       arrayToBytes = true;
       const c = isPlainObject(entry.configuration) ? entry.configuration : {};
       checkShape(where, "sharding chunk_shape", c.chunk_shape, { positive: true, rank });
-      const inner = presentChain(where, c.codecs, p, rank, withTrailing(where, "sharding chunk_shape", c.chunk_shape, p.trailing), ticket);
+      const presentedInner = withTrailing(where, "sharding chunk_shape", c.chunk_shape, p.trailing);
+      const inner = presentChain(where, c.codecs, p, rank, presentedInner, ticket);
       out.sharding = { configuration: c, innerChunkShape: c.chunk_shape };
-      out.codecs.push({
-        ...entry,
-        configuration: { ...c, chunk_shape: withTrailing(where, "sharding chunk_shape", c.chunk_shape, p.trailing), codecs: inner.codecs },
-      });
+      out.codecs.push({ ...entry, configuration: { ...c, chunk_shape: presentedInner, codecs: inner.codecs } });
     } else {
       throw invalidMetadata(
         where,

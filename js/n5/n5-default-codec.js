@@ -31,6 +31,8 @@ import { fillBytes } from "../data-types/fill-bytes.js";
 export const N5_BLOCK = Symbol.for("zarr-codecs-wasm.n5.block");
 
 const MODES = new Map([[0, "default"], [1, "varlength"], [2, "object"]]);
+// The fill where the array's is not known: a truncated block is then refused.
+const UNKNOWN_FILL = new Uint8Array(0);
 const decodeNow = Symbol("decode a block without a compressor, synchronously");
 
 /** Internal (the benchmark): a block of a codec without compressor, decoded at once. */
@@ -74,7 +76,11 @@ export class N5DefaultCodec {
   #shape;
   #stride;
   #ArrayType;
+  #chunkBytes;
   #fill;
+  // The fill of a block withN5 tagged, whose array's fill is 0 by N5's
+  // rule, where zarrita passes none.
+  #zeroFill;
   #compressor;
   #registry;
   #inner;
@@ -104,6 +110,8 @@ export class N5DefaultCodec {
     this.#shape = shape.dims;
     this.#stride = cOrderStrides(shape.dims);
     this.#ArrayType = containerFor(this.#core.live.valueType());
+    this.#chunkBytes = this.#core.live.chunkBytes();
+    this.#zeroFill = new Uint8Array(this.#ArrayType.BYTES_PER_ELEMENT);
   }
 
   /**
@@ -182,9 +190,10 @@ export class N5DefaultCodec {
   // The block's values (after the compressor) into the chunk, in wasm.
   #values(input, shape, payload) {
     const rank = this.#shape.length;
-    const fill = this.#fill ?? (hasOwn(input, N5_BLOCK) ? new Uint8Array(this.#ArrayType.BYTES_PER_ELEMENT) : new Uint8Array(0));
+    const fill = this.#fill ?? (hasOwn(input, N5_BLOCK) ? this.#zeroFill : UNKNOWN_FILL);
     const core = this.#core;
-    const n = core.live.chunkBytes();
+    void core.live;
+    const n = this.#chunkBytes;
     const data = allocate("n5_default", this.#ArrayType, n);
     const failed = callWithSlots(
       core.module,
@@ -214,7 +223,8 @@ export class N5DefaultCodec {
   async encode(chunk) {
     const core = this.#core;
     const values = chunkBytes("n5_default", chunk, this.#ArrayType);
-    const n = core.live.chunkBytes();
+    void core.live;
+    const n = this.#chunkBytes;
     let payload = allocate("n5_default", Uint8Array, n);
     if (callWithSlots(core.module, "_zcw_n5_encode", [values], [payload], [core.handle, values.length, n])) core.fail();
     const inner = await this.#innerCodec();

@@ -20,8 +20,9 @@ const REPLACED = Symbol("zarr-codecs-wasm replaced loader");
 const V2_UNICODE = /^v2:U([1-9][0-9]{0,6})$/;
 
 /**
- * The data type our bytes codec reads for `meta`, or undefined where it
- * is zarrita's own (v2:S, v2:object, string) or not one at all: zarrita's
+ * The data type our bytes codec reads for `meta` (parsed; as given where
+ * it is malformed, for the codec to refuse), or undefined where it is
+ * zarrita's own (v2:S, v2:object, string) or not one at all: zarrita's
  * v2 fixed-width strings (v2:U6) are fixed_length_utf32.
  */
 function wasmType(meta) {
@@ -30,12 +31,14 @@ function wasmType(meta) {
   if (unicode) return { name: "fixed_length_utf32", configuration: { length_bytes: 4 * Number(unicode[1]) } };
   if (typeof spec === "string" && /^(v2:|string$)/.test(spec)) return undefined;
   try {
-    parseDataType("bytes", spec);
+    // Parsed once: the codec takes the parsed type as it is.
+    return parseDataType("bytes", spec);
   } catch (error) {
-    // Unknown to the core: zarrita's, or a malformed type ours explains.
+    // Unknown to the core: zarrita's.
     if (error?.code === "UNKNOWN_DATA_TYPE" || error?.code === "UNSUPPORTED_DATA_TYPE") return undefined;
+    // Malformed: the codec refuses it and says why.
+    return spec;
   }
-  return spec;
 }
 
 /**
