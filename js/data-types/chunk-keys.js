@@ -15,8 +15,8 @@ export function storedChunkKey(p, path, rest) {
   }
   if (coords.length !== p.rank || coords[coords.length - 1] !== "0") return undefined;
   coords.pop();
-  const stored = name === "default" ? ["c", ...coords].join(separator) : coords.join(separator) || "0";
-  return `${path}/${stored}`;
+  // The same encoding, over the stored coordinates.
+  return presentedChunkKey(p, path, coords);
 }
 
 /** The presented key of the chunk at `coords` (presented coordinates). */

@@ -6,8 +6,23 @@ import { isPlainObject, hasOwn, prefix } from "../errors.js";
 import { typeInfo } from "../types/type-info.js";
 import { asNumber, floatComponentCode, hexCode, refuseFill, SPECIAL } from "./float-codes.js";
 
-const INT64_MIN = -(2n ** 63n);
+export const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+/** The refusal of a datetime fill int64Of does not take. */
+export const INT64_EXPECTED = 'must be an integer in -2^63..2^63-1 or "NaT"';
+
+/**
+ * A datetime fill as an int64: "NaT" (-2^63), a BigInt (the lossless JSON
+ * parser's form past 2^53) or a safe integer, within int64's range;
+ * undefined for anything else.
+ */
+export function int64Of(fill) {
+  let n;
+  if (fill === "NaT") n = INT64_MIN;
+  else if (typeof fill === "bigint") n = fill;
+  else if (Number.isSafeInteger(fill)) n = BigInt(fill);
+  return n !== undefined && n >= INT64_MIN && n <= INT64_MAX ? n : undefined;
+}
 
 /**
  * @param {string} where
@@ -61,11 +76,8 @@ function write(where, type, fill, out, at) {
     return;
   }
   if (type.time) {
-    let n;
-    if (fill === "NaT") n = INT64_MIN;
-    else if (typeof fill === "bigint") n = fill;
-    else if (Number.isSafeInteger(fill)) n = BigInt(fill);
-    if (n === undefined || n < INT64_MIN || n > INT64_MAX) throw refuseFill(where, fill, 'must be an integer in -2^63..2^63-1 or "NaT"');
+    const n = int64Of(fill);
+    if (n === undefined) throw refuseFill(where, fill, INT64_EXPECTED);
     view.setBigInt64(at, n, true);
     return;
   }

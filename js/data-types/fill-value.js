@@ -4,11 +4,8 @@
 // bytes, strings) to what zarrita fills the presented array with.
 import { BytesCodec } from "../codecs/bytes.js";
 import { typeInfo } from "../types/type-info.js";
-import { fillBytes } from "./fill-bytes.js";
+import { fillBytes, INT64_EXPECTED, INT64_MIN, int64Of } from "./fill-bytes.js";
 import { asNumber, floatComponentCode, jsonFloat, nativeFloat, refuseFill, SPECIAL, valueOfCode } from "./float-codes.js";
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * One presented component of the fill: what zarrita fills with.
@@ -37,14 +34,11 @@ function componentFill(where, p, fill) {
 
 /** A datetime fill as zarrita's metadata holds int64s: a decimal string. */
 function timeFill(where, fill, { rounded }) {
-  let n;
-  if (fill === "NaT") n = INT64_MIN;
-  else if (typeof fill === "bigint") n = fill;
-  else if (Number.isSafeInteger(fill)) n = BigInt(fill);
+  let n = int64Of(fill);
   // -2^63 (NaT) is a double exactly; where zarrita's consolidated layer has
   // rounded the text already, this is how NaT arrives.
-  else if (fill === -(2 ** 63)) n = INT64_MIN;
-  else if (rounded && Number.isInteger(fill)) {
+  if (n === undefined && fill === -(2 ** 63)) n = INT64_MIN;
+  else if (n === undefined && rounded && Number.isInteger(fill)) {
     throw refuseFill(
       where,
       fill,
@@ -52,9 +46,7 @@ function timeFill(where, fill, { rounded }) {
         "withConsolidatedMetadata(withDataTypes(store)) instead, so the metadata is read first by withDataTypes",
     );
   }
-  if (n === undefined || n < INT64_MIN || n > INT64_MAX) {
-    throw refuseFill(where, fill, 'must be an integer in -2^63..2^63-1 or "NaT"');
-  }
+  if (n === undefined) throw refuseFill(where, fill, INT64_EXPECTED);
   return String(n);
 }
 

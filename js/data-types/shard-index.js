@@ -47,17 +47,25 @@ export function isIndexRequest(index, range) {
 }
 
 /**
+ * UNFILLABLE_CHUNK: `subject` ("chunk c/0", "shard c/0") of the array at
+ * `path` `what` ("is missing"), where an element's fill is several numbers
+ * (`fillParts`) and zarrita fills with one; `why` ends the message.
+ */
+export function unfillable(subject, path, what, fillParts, why) {
+  return new ZarrCodecError(
+    "UNFILLABLE_CHUNK",
+    `withDataTypes: ${subject} of array ${path || "/"} ${what}, so it reads as the fill value ` +
+      `${JSON.stringify(fillParts.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension); ${why}`,
+  );
+}
+
+/**
  * Refuses a shard (`bytes` its index, undefined where the shard is
  * missing) that misses an inner chunk.
  */
 export function checkShardIndex(index, bytes, key, path, fillParts) {
   const why = (what) =>
-    new ZarrCodecError(
-      "UNFILLABLE_CHUNK",
-      `withDataTypes: shard ${key} of array ${path || "/"} ${what}, so it reads as the fill value ` +
-        `${JSON.stringify(fillParts.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension); ` +
-        "zarrita fills a missing inner chunk with one number, which would read a wrong value, so the read is refused",
-    );
+    unfillable(`shard ${key}`, path, what, fillParts, "zarrita fills a missing inner chunk with one number, which would read a wrong value, so the read is refused");
   if (bytes === undefined) throw why("is missing");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // The pairs end where the checksum starts (a suffix read may hold more).

@@ -21,7 +21,7 @@ import { storedChunkKey } from "./chunk-keys.js";
 import { presentsV2, presentV2 } from "./present-v2.js";
 import { presentV3 } from "./present-v3.js";
 import { passesThrough } from "./presentation.js";
-import { checkShardIndex, isIndexRequest } from "./shard-index.js";
+import { checkShardIndex, isIndexRequest, unfillable } from "./shard-index.js";
 import { delegate } from "./delegate.js";
 
 // How storedDataType and structFields find a store's catalog, through any
@@ -236,11 +236,12 @@ export function withDataTypesUsing(store, options, ensureReady) {
   }
 
   function missing(p, path, key) {
-    return new ZarrCodecError(
-      "UNFILLABLE_CHUNK",
-      `withDataTypes: chunk ${key} of array ${path || "/"} is missing, so it reads as the fill value ` +
-        `${JSON.stringify(p.fillParts.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension); ` +
-        "this zarrita fills a missing chunk with one number, which would read a wrong value, so the read is refused " +
+    return unfillable(
+      `chunk ${key}`,
+      path,
+      "is missing",
+      p.fillParts,
+      "this zarrita fills a missing chunk with one number, which would read a wrong value, so the read is refused " +
         "(zarrita >= 0.7 fills it, through withDataTypes' array extension)",
     );
   }
