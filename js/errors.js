@@ -24,14 +24,6 @@ export function invalidMetadata(where, message) {
   return new ZarrCodecError("INVALID_METADATA", `${where}: ${message}`);
 }
 
-/** Throws the error a status from the core describes, if any. */
-export function throwIfFailed(outcome) {
-  if (outcome.code !== "OK") {
-    throw new ZarrCodecError(outcome.code, outcome.message);
-  }
-  return outcome;
-}
-
 /** "[object Uint8Array]" -> "Uint8Array": realm-independent. */
 export function tagOf(value) {
   return Object.prototype.toString.call(value).slice(8, -1);

@@ -16,7 +16,7 @@ export function refuseFill(where, fill, why) {
   return new ZarrCodecError("INVALID_METADATA", `${where}: fill_value ${showFill(fill)} ${why}`);
 }
 
-export function showFill(fill) {
+function showFill(fill) {
   try {
     if (typeof fill === "bigint") return String(fill);
     if (typeof fill === "number") return String(fill);
@@ -37,8 +37,8 @@ export function jsonFloat(x) {
   return x;
 }
 
-// One component through a one-value bytes codec in wasm.
-function widenCode(component, code) {
+/** The float32 value of a narrow format's code: one component through a one-value bytes codec in wasm. */
+export function valueOfCode(component, code) {
   const codec = new BytesCodec({ endian: "little" }, { dataType: component, shape: [1] }, { floats: "float32" });
   try {
     const bytes = new Uint8Array([code & 0xff, code >> 8]).subarray(0, codec.computeEncodedSize(4));
@@ -56,11 +56,6 @@ function narrowValue(component, x) {
   } finally {
     codec.dispose();
   }
-}
-
-/** The float32 value of a narrow format's code. */
-export function valueOfCode(component, code) {
-  return widenCode(component, code);
 }
 
 /**
@@ -113,7 +108,7 @@ export function floatComponentCode(where, t, fill) {
   }
   try {
     const code = narrowValue(t.name, value);
-    if (!Number.isFinite(widenCode(t.name, code))) {
+    if (!Number.isFinite(valueOfCode(t.name, code))) {
       throw refuseFill(where, fill, `is beyond ${t.name}'s largest value ${t.floatLargest}`);
     }
     return code;
@@ -138,7 +133,7 @@ export function nativeFloat(where, name, fill) {
   if (code === undefined) {
     throw refuseFill(where, fill, `must be a number, "NaN", "Infinity", "-Infinity" or a ${bits / 4}-digit hex code for ${name}`);
   }
-  if (bits === 16) return jsonFloat(widenCode("float16", code));
+  if (bits === 16) return jsonFloat(valueOfCode("float16", code));
   const view = new DataView(new ArrayBuffer(8));
   if (bits === 32) {
     view.setUint32(0, code);

@@ -7,7 +7,7 @@ import { describe, invalidMetadata } from "../errors.js";
 const MAX_ELEMENTS = 2 ** 53 - 1;
 
 /** Up to eight entries of an array, each a number or described. */
-export function showShape(shape) {
+function showShape(shape) {
   const shown = shape.slice(0, 8).map((d) => (typeof d === "number" ? String(d) : describe(d)));
   return `[${shown.join(", ")}${shape.length > 8 ? ", ..." : ""}]`;
 }

@@ -42,17 +42,13 @@ export const MAX_STRUCT_DEPTH = 32;
 // stored codec, structFields) take it as it is instead of re-reading JSON.
 const PARSED = Symbol("parsed data type");
 
-function known(where, descriptor, name, extra) {
+/** A DataType of `descriptor` (the core's name for it), from parts checked by the caller. */
+export function dataTypeOf(where, descriptor, name, extra) {
   const info = typeInfo(descriptor);
   if (info.code !== "OK") {
     throw new ZarrCodecError(info.code, `${where}: ${info.message.replace(/^zarr-codecs-wasm: /, "")}`);
   }
   return { name, descriptor, info, bytes: elementBytes(info), ...extra, [PARSED]: true };
-}
-
-/** A DataType made here from parts checked elsewhere (Zarr v2 dtypes). */
-export function dataTypeOf(where, descriptor, name, extra) {
-  return known(where, descriptor, name, extra);
 }
 
 function unknownName(where, name) {
@@ -80,7 +76,7 @@ export function parseDataType(where, spec, depth = 0) {
     if (spec === "struct" || spec === "structured" || spec === "fixed_length_utf32" || spec === "raw_bytes") {
       throw invalidMetadata(where, `data type ${spec} needs its object form { "name": "${spec}", "configuration": { ... } }`);
     }
-    return known(where, spec, spec);
+    return dataTypeOf(where, spec, spec);
   }
   if (!isPlainObject(spec) || typeof spec.name !== "string") {
     throw invalidMetadata(where, `a data type must be a name or { name, configuration }, got ${describe(spec)}`);
@@ -92,18 +88,18 @@ export function parseDataType(where, spec, depth = 0) {
   }
   const { name, configuration } = spec;
   if (name.length > MAX_NAME) throw unknownName(where, name);
-  if (TIME_TYPES.has(name)) return known(where, name, name, { time: checkTime(where, name, configuration) });
+  if (TIME_TYPES.has(name)) return dataTypeOf(where, name, name, { time: checkTime(where, name, configuration) });
   if (name === "struct" || name === "structured") return parseStruct(where, name, configuration, depth);
   if (name === "fixed_length_utf32") {
     const length = lengthBytes(where, name, configuration, (n) => n > 0 && n % 4 === 0, "a positive multiple of 4");
-    return known(where, `fixed_length_utf32/${length}`, name, { codePoints: length / 4, lengthBytes: length });
+    return dataTypeOf(where, `fixed_length_utf32/${length}`, name, { codePoints: length / 4, lengthBytes: length });
   }
   if (name === "raw_bytes") {
     const length = lengthBytes(where, name, configuration, (n) => n > 0, "a positive integer");
     if (length > MAX_RAW_BYTES) {
       throw new ZarrCodecError("UNSUPPORTED_DATA_TYPE", `${where}: raw_bytes of ${length} bytes is larger than the ${MAX_RAW_BYTES} bytes this package supports`);
     }
-    return known(where, `r${8 * length}`, name, { lengthBytes: length });
+    return dataTypeOf(where, `r${8 * length}`, name, { lengthBytes: length });
   }
   // Other types take no configuration; an empty one says the same.
   if (configuration !== undefined && !(isPlainObject(configuration) && Object.keys(configuration).length === 0)) {
@@ -187,7 +183,7 @@ function parseStruct(where, name, configuration, depth) {
     }
     return parseDataType(where, type, depth + 1);
   });
-  return known(where, record.descriptor, name, { record, legacy: name === "structured" });
+  return dataTypeOf(where, record.descriptor, name, { record, legacy: name === "structured" });
 }
 
 /**

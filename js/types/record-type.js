@@ -7,7 +7,7 @@ import { describe, invalidMetadata, prefix, ZarrCodecError } from "../errors.js"
 
 // The core's bounds (src/types/data_type.h): a record must fit a scratch
 // block, and its leaves stay few.
-export const MAX_RECORD_BYTES = 64 * 1024;
+const MAX_RECORD_BYTES = 64 * 1024;
 const MAX_LEAVES = 4096;
 const MAX_FIELD_NAME = 256;
 
