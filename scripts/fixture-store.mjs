@@ -1,7 +1,7 @@
 // What the spec-literal fixture writers (make-v3-fixtures.mjs,
-// make-v3-records-fixtures.mjs) share: bytes from codes, the chunk grid and
-// chunk keys as the Zarr v3 spec defines them, and the store folder they
-// write. Written from the spec texts, never with this package's code.
+// make-v3-records-fixtures.mjs) share: bytes from codes, the chunk grid,
+// a chunk's elements and their transposition, and chunk keys as the Zarr v3
+// spec defines them, and the store folder they write. Written from the spec texts, never with this package's code.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
@@ -22,6 +22,39 @@ export function concat(parts) {
     at += p.length;
   }
   return out;
+}
+
+/** Flat C-order index -> multi-index of `shape`. */
+export function unravel(i, shape) {
+  const idx = new Array(shape.length);
+  for (let d = shape.length - 1; d >= 0; d--) {
+    idx[d] = i % shape[d];
+    i = Math.floor(i / shape[d]);
+  }
+  return idx;
+}
+
+/**
+ * The chunk at `coords` in C order: the array's `elements` (C order over
+ * `shape`), and `fill` past the array's edge.
+ */
+export function chunkElements(elements, shape, fill, coords, chunkShape) {
+  return Array.from({ length: chunkShape.reduce((x, y) => x * y, 1) }, (_, i) => {
+    const idx = unravel(i, chunkShape).map((v, d) => coords[d] * chunkShape[d] + v);
+    if (!idx.every((v, d) => v < shape[d])) return fill;
+    return elements[idx.reduce((acc, v, d) => acc * shape[d] + v, 0)];
+  });
+}
+
+/** The transpose codec's encode: element j is the chunk element at the permuted index. */
+export function transposeElements(elements, shape, order) {
+  const tshape = order.map((o) => shape[o]);
+  return elements.map((_, j) => {
+    const tidx = unravel(j, tshape);
+    const idx = new Array(shape.length);
+    tidx.forEach((v, d) => (idx[order[d]] = v));
+    return elements[idx.reduce((acc, v, d) => acc * shape[d] + v, 0)];
+  });
 }
 
 /** Every chunk's grid coordinates, in C order. */

@@ -18,7 +18,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { crc32c, packBitsEncodeReference, randomBytes } from "../tests/js/support/reference.js";
-import { chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter } from "./fixture-store.mjs";
+import { chunkElements, chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter, transposeElements } from "./fixture-store.mjs";
 
 const ROOT = fileURLToPath(new URL("../tests/fixtures/v3-data-types.zarr", import.meta.url));
 
@@ -35,55 +35,15 @@ function componentOf(dataType) {
   return { name: component, bits, bytes: Math.ceil(bits / 8), signed: /^int/.test(component), count: complex ? 2 : 1 };
 }
 
-// Element index -> component codes, for a chunk in C order; the edge of
-// the array padded with the fill.
-function chunkCodes(a, coords, chunkShape) {
-  const n = chunkShape.reduce((x, y) => x * y, 1);
-  const codes = [];
-  for (let i = 0; i < n; i++) {
-    let rem = i;
-    const idx = new Array(chunkShape.length);
-    for (let d = chunkShape.length - 1; d >= 0; d--) {
-      idx[d] = coords[d] * chunkShape[d] + (rem % chunkShape[d]);
-      rem = Math.floor(rem / chunkShape[d]);
-    }
-    const inside = idx.every((v, d) => v < a.shape[d]);
-    const flat = idx.reduce((acc, v, d) => acc * a.shape[d] + v, 0);
-    codes.push(...(inside ? a.codes[flat] : a.fillCodes));
-  }
-  return codes;
-}
-
-// Transposes a chunk's element order: encoded element j is chunk element
-// at the permuted index (the transpose codec's encode).
-function transpose(codes, shape, order, count) {
-  const tshape = order.map((o) => shape[o]);
-  const n = shape.reduce((x, y) => x * y, 1);
-  const out = new Array(codes.length);
-  const strides = shape.map((_, d) => shape.slice(d + 1).reduce((x, y) => x * y, 1));
-  for (let j = 0; j < n; j++) {
-    let rem = j;
-    const tidx = new Array(tshape.length);
-    for (let d = tshape.length - 1; d >= 0; d--) {
-      tidx[d] = rem % tshape[d];
-      rem = Math.floor(rem / tshape[d]);
-    }
-    let src = 0;
-    tidx.forEach((v, d) => (src += v * strides[order[d]]));
-    for (let k = 0; k < count; k++) out[j * count + k] = codes[src * count + k];
-  }
-  return out;
-}
-
-// The codec chain's encode of one chunk's component codes.
-function encodeChunk(a, codecs, codes, chunkShape, seed) {
+// The codec chain's encode of one chunk's elements (each its component codes).
+function encodeChunk(a, codecs, elements, chunkShape, seed) {
   const c = a.component;
-  let values = codes;
   let bytes;
   for (const codec of codecs) {
     const cfg = codec.configuration ?? {};
+    const values = elements.flat();
     if (codec.name === "transpose") {
-      values = transpose(values, chunkShape, cfg.order, c.count);
+      elements = transposeElements(elements, chunkShape, cfg.order);
     } else if (codec.name === "bytes") {
       // One value per byte for sub-byte types, with arbitrary upper bits
       // (zarr-extensions: they are ignored); big-endian swaps each component.
@@ -130,8 +90,8 @@ function encodeShard(a, coords, sharding, skipInner) {
       index[2 * i] = index[2 * i + 1] = 0xffffffffffffffffn;
       return;
     }
-    const codes = chunkCodes(a, global, inner);
-    const bytes = encodeChunk(a, sharding.codecs, codes, inner, 100 + i);
+    const elements = chunkElements(a.codes, a.shape, a.fillCodes, global, inner);
+    const bytes = encodeChunk(a, sharding.codecs, elements, inner, 100 + i);
     parts.push(bytes);
     index[2 * i] = BigInt(offset);
     index[2 * i + 1] = BigInt(bytes.length);
@@ -273,7 +233,7 @@ for (const a of ARRAYS) {
     const key = chunkKey(a.meta, coords);
     const bytes = sharding
       ? encodeShard(a, coords, sharding, a.missingInner ?? [])
-      : encodeChunk(a, a.codecs, chunkCodes(a, coords, a.chunkShape), a.chunkShape, coords.reduce((s, v) => s * 7 + v + 1, 1));
+      : encodeChunk(a, a.codecs, chunkElements(a.codes, a.shape, a.fillCodes, coords, a.chunkShape), a.chunkShape, coords.reduce((s, v) => s * 7 + v + 1, 1));
     write(`${a.name}/${key}`, bytes);
   }
   // The codes of the whole array as read: a missing chunk (or inner chunk)

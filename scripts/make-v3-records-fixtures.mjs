@@ -25,7 +25,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { crc32c, narrowReference } from "../tests/js/support/reference.js";
-import { chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter } from "./fixture-store.mjs";
+import { chunkElements, chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter, transposeElements, unravel } from "./fixture-store.mjs";
 
 const ROOT = fileURLToPath(new URL("../tests/fixtures/v3-records.zarr", import.meta.url));
 
@@ -163,36 +163,6 @@ const elementBytes = (leaves, endian) =>
 
 const product = (shape) => shape.reduce((x, y) => x * y, 1);
 
-// Flat C-order index -> multi-index.
-function unravel(i, shape) {
-  const idx = new Array(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    idx[d] = i % shape[d];
-    i = Math.floor(i / shape[d]);
-  }
-  return idx;
-}
-
-// The chunk's elements (leaf lists) in C order, the edge padded with the fill.
-function chunkElements(a, coords, chunkShape) {
-  return Array.from({ length: product(chunkShape) }, (_, i) => {
-    const idx = unravel(i, chunkShape).map((v, d) => coords[d] * chunkShape[d] + v);
-    if (!idx.every((v, d) => v < a.shape[d])) return a.fillLeaves;
-    return a.leaves[idx.reduce((acc, v, d) => acc * a.shape[d] + v, 0)];
-  });
-}
-
-// transpose: encoded element j is the chunk element at the permuted index.
-function transpose(elements, shape, order) {
-  const tshape = order.map((o) => shape[o]);
-  return elements.map((_, j) => {
-    const tidx = unravel(j, tshape);
-    const idx = new Array(shape.length);
-    tidx.forEach((v, d) => (idx[order[d]] = v));
-    return elements[idx.reduce((acc, v, d) => acc * shape[d] + v, 0)];
-  });
-}
-
 // The bytes codec's endian: absent means little-endian for legacy
 // `structured` only; struct and fixed_length_utf32 need it for multi-byte
 // components (the pages: MUST be configured).
@@ -209,7 +179,7 @@ function encodeChunk(a, codecs, elements, chunkShape) {
   let bytes;
   for (const codec of codecs) {
     const cfg = codec.configuration ?? {};
-    if (codec.name === "transpose") elements = transpose(elements, chunkShape, cfg.order);
+    if (codec.name === "transpose") elements = transposeElements(elements, chunkShape, cfg.order);
     else if (codec.name === "bytes") bytes = concat(elements.map((e) => elementBytes(e, endianOf(a, codec))));
     else if (codec.name === "gzip") bytes = new Uint8Array(gzipSync(bytes, { level: cfg.level }));
     else if (codec.name === "crc32c") bytes = concat([bytes, codeBytes(crc32c(bytes), 4)]);
@@ -233,7 +203,7 @@ function encodeShard(a, coords, sharding) {
       index.push(0xffffffffffffffffn, 0xffffffffffffffffn);
       continue;
     }
-    const bytes = encodeChunk(a, sharding.codecs, chunkElements(a, global, sharding.chunk_shape), sharding.chunk_shape);
+    const bytes = encodeChunk(a, sharding.codecs, chunkElements(a.leaves, a.shape, a.fillLeaves, global, sharding.chunk_shape), sharding.chunk_shape);
     parts.push(bytes);
     index.push(BigInt(offset), BigInt(bytes.length));
     offset += bytes.length;
@@ -364,7 +334,7 @@ for (const a of ARRAYS) {
     }
     write(`${a.name}/${key}`, sharding
       ? encodeShard(a, coords, sharding)
-      : encodeChunk(a, a.codecs, chunkElements(a, coords, a.chunkShape), a.chunkShape));
+      : encodeChunk(a, a.codecs, chunkElements(a.leaves, a.shape, a.fillLeaves, coords, a.chunkShape), a.chunkShape));
   }
 
   // The array as read: an element of a missing chunk (or inner chunk) is the fill.
