@@ -69,6 +69,26 @@ export function gridOf(shape, chunkShape) {
   return all;
 }
 
+/**
+ * A fixture array's zarr.json, keys in the spec's order: `a` gives shape,
+ * dataType, chunkShape, codecs and its chunk_key_encoding (`encoding`,
+ * default "/"), `extra` any keys after attributes.
+ */
+export function arrayMeta(a, fillValue, attributes, extra = {}) {
+  return {
+    zarr_format: 3,
+    node_type: "array",
+    shape: a.shape,
+    data_type: a.dataType,
+    chunk_grid: { name: "regular", configuration: { chunk_shape: a.chunkShape } },
+    chunk_key_encoding: a.encoding ?? { name: "default", configuration: { separator: "/" } },
+    fill_value: fillValue,
+    codecs: a.codecs,
+    attributes,
+    ...extra,
+  };
+}
+
 /** The key of the chunk at `coords` by the array's chunk_key_encoding. */
 export function chunkKey(meta, coords) {
   const { name, configuration } = meta.chunk_key_encoding;

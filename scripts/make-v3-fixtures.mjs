@@ -18,7 +18,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { crc32c, packBitsEncodeReference, randomBytes } from "../tests/js/support/reference.js";
-import { chunkElements, chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter, transposeElements } from "./fixture-store.mjs";
+import { arrayMeta, chunkElements, chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter, transposeElements } from "./fixture-store.mjs";
 
 const ROOT = fileURLToPath(new URL("../tests/fixtures/v3-data-types.zarr", import.meta.url));
 
@@ -211,20 +211,12 @@ const expected = {};
 for (const a of ARRAYS) {
   a.component = componentOf(a.dataType);
   a.codes = a.elementCodes;
-  a.meta = {
-    zarr_format: 3,
-    node_type: "array",
-    shape: a.shape,
-    data_type: a.dataType,
-    chunk_grid: { name: "regular", configuration: { chunk_shape: a.chunkShape } },
-    chunk_key_encoding: a.encoding ?? { name: "default", configuration: { separator: "/" } },
-    fill_value: typeof a.fillValue === "number" && !Number.isSafeInteger(a.fillValue) && Number.isInteger(a.fillValue)
-      ? placeholder(a)
-      : a.fillValue,
-    codecs: a.codecs,
-    attributes: { description: `${JSON.stringify(a.dataType)} for withDataTypes' tests` },
+  const fill = typeof a.fillValue === "number" && !Number.isSafeInteger(a.fillValue) && Number.isInteger(a.fillValue)
+    ? placeholder(a)
+    : a.fillValue;
+  a.meta = arrayMeta(a, fill, { description: `${JSON.stringify(a.dataType)} for withDataTypes' tests` }, {
     ...(a.shape.length === 2 && { dimension_names: ["y", "x"] }),
-  };
+  });
   write(`${a.name}/zarr.json`, json(a.meta));
   consolidated[a.name] = a.meta;
   const sharding = a.codecs[0].name === "sharding_indexed" ? a.codecs[0].configuration : undefined;

@@ -25,7 +25,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { crc32c, narrowReference } from "../tests/js/support/reference.js";
-import { chunkElements, chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter, transposeElements, unravel } from "./fixture-store.mjs";
+import { arrayMeta, chunkElements, chunkKey, codeBytes, concat, consolidatedGroup, gridOf, storeWriter, transposeElements, unravel } from "./fixture-store.mjs";
 
 const ROOT = fileURLToPath(new URL("../tests/fixtures/v3-records.zarr", import.meta.url));
 
@@ -307,20 +307,9 @@ for (const a of ARRAYS) {
   a.leaves = a.values.map((v) => leavesOf(a.dataType, v));
   a.fillLeaves = leavesOf(a.dataType, a.fillValue);
   const bytesCodec = [...a.codecs, ...a.codecs.flatMap((c) => c.configuration?.codecs ?? [])].find((c) => c.name === "bytes");
-  a.meta = {
-    zarr_format: 3,
-    node_type: "array",
-    shape: a.shape,
-    data_type: a.dataType,
-    chunk_grid: { name: "regular", configuration: { chunk_shape: a.chunkShape } },
-    chunk_key_encoding: a.encoding ?? { name: "default", configuration: { separator: "/" } },
-    // structured.md: base64 of the packed bytes, in the bytes codec's order.
-    fill_value: a.base64Fill
-      ? Buffer.from(elementBytes(a.fillLeaves, endianOf(a, bytesCodec))).toString("base64")
-      : a.fillValue,
-    codecs: a.codecs,
-    attributes: { description: a.description },
-  };
+  // structured.md: base64 of the packed bytes, in the bytes codec's order.
+  const fill = a.base64Fill ? Buffer.from(elementBytes(a.fillLeaves, endianOf(a, bytesCodec))).toString("base64") : a.fillValue;
+  a.meta = arrayMeta(a, fill, { description: a.description });
   write(`${a.name}/zarr.json`, json(a.meta));
   consolidated[a.name] = a.meta;
 
