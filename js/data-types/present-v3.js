@@ -37,8 +37,9 @@ function conversionFor(where, entry, p, chunkShape) {
   const conversion = {
     codec: { name: entry.name, configuration: legacyEndian(where, entry, p.dataType) },
     dataType: complex ? parseDataType(where, p.component) : p.dataType,
-    adapter: { floats: p.widen ? "float32" : "bits", spareCodePoint: p.kind === "string" },
+    adapter: { floats: p.widen ? "float32" : "bits" },
     dropTrailing: p.kind === "record" || p.kind === "raw",
+    strings: p.kind === "string",
   };
   let codec;
   try {
