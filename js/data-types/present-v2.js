@@ -102,6 +102,7 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
       rank: zarray.shape.length + (p.trailing ? 1 : 0),
       presented: p.presented,
       fillParts: fill.parts,
+      fillElement: fill.element,
       chunkShape: doc.chunks,
     },
   };
