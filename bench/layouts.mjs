@@ -1,11 +1,13 @@
-// The benchmark's cases for records, strings and N5 blocks (issues 16 and
-// 17), with their JavaScript peers: big-endian records of mixed field sizes
-// (bytes), structFields' column split, big-endian fixed-width strings
-// (zarrita's UnicodeStringArray), and N5 blocks (swap and transpose). Each
-// peer's output is checked equal to ours before it is timed.
+// The benchmark's cases for records, strings and N5 blocks (issues 16, 17
+// and 21), with their JavaScript peers: big-endian records of mixed field
+// sizes (bytes), structFields' column split, big-endian fixed-width strings
+// (zarrita's UnicodeStringArray, and withDataTypes' Array of strings), and
+// N5 blocks (swap and transpose). Each peer's output is checked equal to
+// ours before it is timed.
 import * as zarr from "zarrita";
 import { BytesCodec, N5DefaultCodec, structFields, withDataTypes } from "../js/index.js";
 import { decodeBlockNow } from "../js/n5/n5-default-codec.js";
+import { StringCodec } from "../js/data-types/string-codec.js";
 import { randomBytes } from "../tests/js/support/reference.js";
 
 // A record of mixed field sizes: int32, uint8, float64, int16, float32 (19 bytes).
@@ -175,6 +177,53 @@ export function stringCases(record, check, size, { ours: OursBytes, zarrita: Zar
     ours: () => ours.decode(stored),
     plain: () => plain.decode(stored),
     tuned: () => utf32Words(stored),
+    floor: () => floorSrc.slice(),
+  });
+}
+
+/**
+ * Big-endian fixed_length_utf32 of 16 code points, 1 to 16 used, as
+ * withDataTypes presents it: an Array of JavaScript strings. Ours (the
+ * stored codec: code units swapped and checked in wasm, then strings)
+ * against zarrita's UnicodeStringArray with every string read once (what
+ * 0.3.0's presentation cost a reader of every value; one that read none
+ * paid only the swap, strings-be-decode above) and a tuned JS decode (a
+ * word swap, then String.fromCodePoint per string).
+ */
+export function presentedStringCases(record, size, { zarrita: ZarritaBytes }) {
+  const chars = 16;
+  const n = Math.floor(size / (4 * chars));
+  const stored = new Uint8Array(n * 4 * chars);
+  const units = randomBytes(n * chars, 11);
+  for (let s = 0; s < n; s++) {
+    const used = 1 + (units[s * chars] % chars);
+    for (let k = 0; k < used; k++) stored[4 * (s * chars + k) + 3] = 0x20 + (units[s * chars + k] % 90);
+  }
+  const dataType = { name: "fixed_length_utf32", configuration: { length_bytes: 4 * chars } };
+  const ours = new StringCodec(BytesCodec.fromConfig({ endian: "big" }, { dataType, shape: [n] }), chars, [n]);
+  const plain = ZarritaBytes.fromConfig({ endian: "big" }, { dataType: `v2:U${chars}`, data_type: `v2:U${chars}`, shape: [n] });
+  const readEvery = (a) => Array.from({ length: a.length }, (_, i) => a.get(i));
+  const tuned = () => {
+    const words = utf32Words(stored);
+    const out = new Array(n);
+    for (let s = 0; s < n; s++) {
+      let end = (s + 1) * chars;
+      while (end > s * chars && words[end - 1] === 0) end--;
+      out[s] = String.fromCodePoint.apply(null, words.subarray(s * chars, end));
+    }
+    return out;
+  };
+  const decoded = ours.decode(stored).data;
+  for (const [peer, theirs] of [["zarrita", readEvery(plain.decode(stored).data)], ["tuned", tuned()]]) {
+    if (decoded.length !== theirs.length || decoded.some((s, i) => s !== theirs[i])) {
+      throw new Error(`bench: strings as JS strings (${peer}): the peer's output differs from ours`);
+    }
+  }
+  const floorSrc = randomBytes(stored.length, 7);
+  record({ op: "strings-presented-decode", label: `U${chars}`, size }, {
+    ours: () => ours.decode(stored),
+    plain: () => readEvery(plain.decode(stored).data),
+    tuned,
     floor: () => floorSrc.slice(),
   });
 }

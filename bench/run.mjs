@@ -16,7 +16,7 @@ import { coreOf } from "../js/codecs/wasm-codec.js";
 import { instantiate, wasm } from "../js/wasm/load.js";
 import { randomBytes as pseudoRandom } from "../tests/js/support/reference.js";
 import { chart } from "./chart.mjs";
-import { columnCases, n5Cases, recordCases, stringCases } from "./layouts.mjs";
+import { columnCases, n5Cases, presentedStringCases, recordCases, stringCases } from "./layouts.mjs";
 import { byteswapPeers, decodePeers, encodePeers, packbitsCases, widenPeers } from "./peers.mjs";
 import { sideBySide } from "./timing.mjs";
 
@@ -454,6 +454,7 @@ for (pass = 0; pass < PASSES; pass++) {
   for (const size of LAYOUT_SIZES) recordCases(record, check, size);
   for (const size of LAYOUT_SIZES) await columnCases(record, check, size);
   for (const size of LAYOUT_SIZES) stringCases(record, check, size, layoutBytes);
+  for (const size of LAYOUT_SIZES) presentedStringCases(record, size, layoutBytes);
   for (const side of N5_SIDES) n5Cases(record, check, side);
   if (layoutsOnly) continue;
   for (const size of SIZES) bytesCases(size);
@@ -527,10 +528,13 @@ const cell = (r) => {
 let md = `Measured ${date}, ${machine}${quick ? " (quick run)" : ""}. Ratios of best times (${ROUNDS} rounds, order rotated, GC before each, in each of ${PASSES} passes), measured side by side in one process. Each cell: x tuned JS / x plain JS (zarrita's BytesCodec for bytes) / fraction of the floor (decodes).\n\n`;
 md += `| case | ${sizeNames.join(" | ")} |\n|---|${sizeNames.map(() => "---").join("|")}|\n`;
 for (const row of rows) md += `| ${row.label} | ${sizeNames.map((s) => cell(row.bySize[s])).join(" | ")} |\n`;
-const layoutLabels = { "records-be-decode": "big-endian records", structFields: "structFields", "strings-be-decode": "big-endian strings", "n5-decode": "N5 block" };
+const layoutLabels = {
+  "records-be-decode": "big-endian records", structFields: "structFields", "strings-be-decode": "big-endian strings",
+  "strings-presented-decode": "big-endian strings as JS strings", "n5-decode": "N5 block",
+};
 const layouts = results.filter((r) => r.op in layoutLabels);
 if (layouts.length) {
-  md += `\nRecords, strings and N5 blocks (records: int32, uint8, float64, int16, float32, 19 bytes; strings: 16 code points, against zarrita's own bytes codec as plain JS; N5: a uint16 block, raw), against the fastest JS peer (records: a DataView loop; structFields: a DataView column split; strings: 32-bit word swaps; N5: a tiled swap-and-transpose):\n\n| case | size | x tuned JS | x plain JS | fraction of the floor | time of a big-endian bytes decode of the same size |\n|---|---|---|---|---|---|\n`;
+  md += `\nRecords, strings and N5 blocks (records: int32, uint8, float64, int16, float32, 19 bytes; strings: 16 code points, against zarrita's own bytes codec as plain JS, and as JS strings against zarrita's UnicodeStringArray with every string read; N5: a uint16 block, raw), against the fastest JS peer (records: a DataView loop; structFields: a DataView column split; strings: 32-bit word swaps, then String.fromCodePoint per string; N5: a tiled swap-and-transpose):\n\n| case | size | x tuned JS | x plain JS | fraction of the floor | time of a big-endian bytes decode of the same size |\n|---|---|---|---|---|---|\n`;
   for (const r of layouts) {
     md += `| ${layoutLabels[r.op]} ${r.label} | ${sizeLabel(r.size)} | ${r.vsTuned.toFixed(2)}x | ${r.vsPlain ? `${r.vsPlain.toFixed(2)}x` : "–"} | ${r.ofFloor?.toFixed(2) ?? "–"} | ${r.ofBytesBE ? `${r.ofBytesBE.toFixed(2)}x` : "–"} |\n`;
   }

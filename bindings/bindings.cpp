@@ -70,8 +70,8 @@ Presentation presentation_or(const std::string& codec, const std::string& name,
   Presentation p = Presentation::kStored;
   if (!parse_presentation(name, &p)) {
     *status = Status(ErrorCode::kInvalidConfiguration,
-                     codec + ": presentation must be \"stored\", \"float32\" "
-                             "or \"spare-code-point\", got \"" +
+                     codec + ": presentation must be \"stored\" or "
+                             "\"float32\", got \"" +
                          utf8_prefix(name, 32) + "\"");
   }
   return p;
@@ -106,7 +106,7 @@ class JsCodec : public Counted {
   bool singleBlock() const { return ok() && codec_->single_block(); }
   std::string valueType() const { return ok() ? value_type(codec_->type(), codec_->presentation()) : ""; }
   // Values per element in the decoded container (2 for complex, the code
-  // points (+1 spare) of a string, the bytes of a record).
+  // points of a string, the bytes of a record).
   double valuesPerElement() const {
     if (!ok() || codec_->shape().elements == 0) return 0;
     const uint64_t bytes_per_value = codec_->value_bytes();

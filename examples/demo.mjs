@@ -46,15 +46,14 @@ function verify(name, arr, result) {
     const expected = makeDetections();
     const ok = DETECTION_FIELDS.every(({ name: field }) => {
       const { data, shape } = fields[field];
-      const got = field === "label" ? Array.from({ length: data.length }, (_, i) => data.get(i)) : data;
+      const got = data;
       const want = expected.map((d) => (field === "label" ? d[field] : Math.fround(d[field])));
       return shape.length === 1 && shape[0] === expected.length && sameAll(got, want);
     });
     return { ok, count: `${expected.length} records (${DETECTION_FIELDS.map((f) => f.name).join(", ")})` };
   }
   if (name === "labels") {
-    const got = Array.from({ length: result.data.length }, (_, i) => result.data.get(i));
-    return { ok: sameAll(got, LABELS), count: LABELS.length };
+    return { ok: sameAll(result.data, LABELS), count: LABELS.length };
   }
   const image = makeImage();
   const expected = { image, mask: makeMask(image), weights: makeWeights(), activations: makeActivations() }[name];
@@ -84,7 +83,10 @@ try {
     const storedName = typeof stored === "string" ? stored : stored.name; // struct, fixed_length_utf32: object form
     const type = storedName === arr.dtype ? arr.dtype : `${storedName} -> ${arr.dtype}`;
     const packed = bytesUnder(join(dir, name));
-    const presented = result.data.byteLength ?? result.data.length; // BoolArray: one byte per value
+    // BoolArray: one byte per value; strings (an Array): two bytes per UTF-16 unit.
+    const presented = Array.isArray(result.data)
+      ? result.data.reduce((n, s) => n + 2 * s.length, 0)
+      : result.data.byteLength ?? result.data.length;
     const codec = ARRAYS[name].codecs[0];
     console.log(`  ${name.padEnd(11)} ${type.padEnd(29)} ${`${codec.name} ${JSON.stringify(codec.configuration)}`.padEnd(25)} ` +
       `${size(packed)} stored vs ${size(presented)} as ${arr.dtype} (${(packed / presented * 100).toFixed(1)}%), ` +

@@ -127,18 +127,6 @@ export function makeDetections(count = ARRAYS.detections.shape[0]) {
 
 const json = (value) => new TextEncoder().encode(JSON.stringify(value, null, 2));
 
-// zarrita's UnicodeStringArray from strings, code point by code point:
-// its own set() steps through UTF-16 units and would split a character
-// beyond U+FFFF into two surrogates.
-// The buffer is made by the global ArrayBuffer, which zarrita tests with
-// instanceof (under Jest, a typed array's own buffer can be another realm's).
-function unicodeStrings(strings, chars) {
-  const buffer = new ArrayBuffer(4 * strings.length * chars);
-  const points = new Int32Array(buffer);
-  strings.forEach((s, i) => points.set(Array.from(s, (c) => c.codePointAt(0)), i * chars));
-  return new zarr.UnicodeStringArray(chars, buffer);
-}
-
 /**
  * Writes the arrays into `store` (any zarrita store with set) under the
  * root group, with zarr.registry already holding the wasm codecs
@@ -185,9 +173,8 @@ export async function writeSampleStore(store) {
       const { bytes, recordBytes } = packRecords(DETECTION_FIELDS, detections);
       value = { data: bytes, shape: [shape[0], recordBytes], stride: [recordBytes, 1] };
     } else if (name === "labels") {
-      // Presented as v2:U<n+1> (withDataTypes keeps one spare code point).
-      const chars = Number(/^v2:U(\d+)$/.exec(arr.dtype)[1]);
-      value = { data: unicodeStrings(labels, chars), shape, stride: [1] };
+      // Presented as an Array of strings (zarrita's v2:object).
+      value = { data: labels, shape, stride: [1] };
     } else {
       value = { data: name === "weights" ? weights : activations, shape, stride: [shape[1], 1] };
     }

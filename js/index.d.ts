@@ -378,8 +378,8 @@ export function withN5<S extends StoreLike>(store: S): S;
  */
 export function storedDataType(array: { readonly store?: unknown; readonly path?: string | undefined }): DataTypeName | V2Dtype | undefined;
 
-/** One field of a struct array: its values as withDataTypes presents the field's type. */
-export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | ZarritaArray<string>> {}
+/** One field of a struct array: its values as withDataTypes presents the field's type (strings: an Array of them). */
+export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | string[]> {}
 
 /**
  * The fields of a struct array by name: a column each, or for a nested
@@ -397,7 +397,7 @@ export interface StructFields {
  * dimension) into one column per field, like an Arrow struct column's
  * children: int4 as Int8Array, narrow floats as Float32Array or bits per
  * the store's `floats`, complex and shaped fields with their trailing
- * dimensions, bools and strings in zarrita's containers.
+ * dimensions, bools in zarrita's BoolArray, strings as an Array of strings.
  */
 export function structFields(result: Chunk<BufferBacked>, arr: { readonly store?: unknown; readonly path?: string | undefined }): StructFields;
 

@@ -22,6 +22,15 @@ Arrays (all in one group, metadata consolidated at the end):
   nested       a record field inside a record
   labels       <U6 with fill "", the last chunk never written
   labels_be    >U6, Blosc, all written
+  unicode      <U4: astral code points, an interior U+0000, a fill of an
+               astral code point, the last chunk never written
+  unicode_be   >U3, the same kinds of values, Blosc
+  text_records a >U3 field (astral and U+0000 values) beside an <i2 and a
+               |b1 field, a non-zero fill, the last chunk never written
+  void         |V3 with zarr-python's default fill (base64 "AAAA"), the
+               last chunk never written
+  void_fill    |V3 with the fill 01 02 03 (base64 "AQID"), the last chunk
+               never written
 
 expected.json (json.dumps indent=1), per array name:
   dtype        z.dtype.descr (lists) for records, z.dtype.str for strings
@@ -37,6 +46,7 @@ expected.json (json.dumps indent=1), per array name:
                "shape": array shape + the field's own shape,
                "le_hex": that column as numpy reads it, little-endian}
   strings      (strings) z[...].ravel().tolist(), C order
+  item_bytes, hex  (void) the itemsize, and z[...]'s bytes in C order
 Values are what zarr-python's z[...] returns: chunks never written read as
 the fill value.
 
@@ -94,10 +104,11 @@ def leaves(dtype, prefix=""):
 
 def swapped_bytes(column):
     """Little-endian bytes of a non-record column, by reversing each scalar's
-    bytes (complex: each part) -- a check on numpy's astype, not a use of it."""
+    bytes (complex: each part; unicode: each UTF-32 code unit) -- a check
+    on numpy's astype, not a use of it."""
     base = column.dtype.subdtype[0] if column.dtype.subdtype else column.dtype
     raw = np.ascontiguousarray(column).view(np.uint8)
-    size = base.itemsize // 2 if base.kind == "c" else base.itemsize
+    size = base.itemsize // 2 if base.kind == "c" else 4 if base.kind == "U" else base.itemsize
     if base.byteorder != ">" or size == 1:
         return raw.tobytes()
     return raw.reshape(-1, size)[:, ::-1].tobytes()
@@ -139,6 +150,17 @@ def string_entry(z, meta):
         "chunks": list(z.chunks),
         "fill_value": meta["fill_value"],
         "strings": z[...].ravel(order="C").tolist(),
+    }
+
+
+def void_entry(z, meta):
+    return {
+        "dtype": z.dtype.str,
+        "shape": list(z.shape),
+        "chunks": list(z.chunks),
+        "fill_value": meta["fill_value"],
+        "item_bytes": z.dtype.itemsize,
+        "hex": z[...].tobytes(order="C").hex(),
     }
 
 
@@ -200,6 +222,16 @@ LABELS = ["zarr", "\u00fcn\u00ef", "\u65e5\u672c", "", "x" * 6, "\U0001F642ab"]
 LABELS_BE = ["a", "\u00fcn\u00ef", "\u65e5\u672c\u8a9e", "", "x" * 6,
              "\U0001F642ab", "\u03a9", "zarr", "tab\t", "\u00e9" * 6,
              "\U0001D11E", "end"]
+# Every kind of code point a UTF-16 container gets wrong: astral ones
+# (four of them fill a <U4), an interior U+0000 (numpy keeps it; trailing
+# U+0000 is padding), the largest code point.
+UNICODE = ["\U0001F600\U0001F601\U0001F602\U0001F603", "x\x00y", "\x00z",
+           "\U0010FFFFa", "", "\u00e9\U0001D11E"]
+UNICODE_BE = ["\U0001F642", "a\x00\U0001F600", "\U00010000\uffff\ud7ff", "abc"]
+TEXT_RECORDS_DTYPE = np.dtype([("s", ">U3"), ("n", "<i2"), ("ok", "|b1")])
+TEXT_RECORDS = [("\U0001F600x", -2, True), ("a\x00b", 300, False),
+                ("\U0010FFFF\U0001F642\u00e9", 7, True)]
+VOID = [bytes([1, 2, 3]), bytes([255, 0, 128]), bytes([0, 0, 7]), bytes([9, 8, 7])]
 
 
 def write_records(name):
@@ -242,13 +274,35 @@ def write_records(name):
                 compressor=Blosc(**BLOSC))
     z[...] = np.array(LABELS_BE, dtype=">U6").reshape(3, 4)
 
+    z = dataset("unicode", shape=(8,), chunks=(3,), dtype="<U4",
+                compressor=None, fill_value="\U0001F600")
+    z[:6] = np.array(UNICODE, dtype="<U4")  # chunk 2 (indices 6, 7) unwritten
+
+    z = dataset("unicode_be", shape=(2, 2), chunks=(1, 2), dtype=">U3",
+                compressor=Blosc(**BLOSC), fill_value="")
+    z[...] = np.array(UNICODE_BE, dtype=">U3").reshape(2, 2)
+
+    z = dataset("text_records", shape=(5,), chunks=(3,), dtype=TEXT_RECORDS_DTYPE,
+                compressor=None, fill_value=("\U0001F642", 5, True))
+    z[:3] = np.array(TEXT_RECORDS, dtype=TEXT_RECORDS_DTYPE)  # chunk 1 unwritten
+    written["text_records"] = np.array(
+        TEXT_RECORDS + [("\U0001F642", 5, True)] * 2, dtype=TEXT_RECORDS_DTYPE)
+
+    for key, fill in [("void", None), ("void_fill", bytes([1, 2, 3]))]:
+        z = dataset(key, shape=(6,), chunks=(4,), dtype="|V3", compressor=None,
+                    **({} if fill is None else {"fill_value": fill}))
+        z[:4] = np.frombuffer(b"".join(VOID), dtype="|V3")  # chunk 1 unwritten
+
     zarr.consolidate_metadata(str(path))
 
     expected = {}
-    for key in ["points", "mixed", "mixed_blosc", "nested", "labels", "labels_be"]:
+    for key in ["points", "mixed", "mixed_blosc", "nested", "labels", "labels_be",
+                "unicode", "unicode_be", "text_records", "void", "void_fill"]:
         z = root[key]
         meta = json.loads((path / key / ".zarray").read_text())
-        if z.dtype.names is not None:
+        if z.dtype.kind == "V" and z.dtype.names is None:
+            expected[key] = void_entry(z, meta)
+        elif z.dtype.names is not None:
             # zarr-python reads back exactly the bits that were written.
             assert z[...].tobytes() == written[key].tobytes(), key
             expected[key] = record_entry(z, meta)
@@ -256,6 +310,11 @@ def write_records(name):
             expected[key] = string_entry(z, meta)
     assert expected["labels"]["strings"] == LABELS + [""]
     assert expected["labels_be"]["strings"] == LABELS_BE
+    assert expected["unicode"]["strings"] == UNICODE + ["\U0001F600"] * 2
+    assert expected["unicode_be"]["strings"] == UNICODE_BE
+    assert expected["void"]["fill_value"] == "AAAA"
+    assert expected["void"]["hex"] == (b"".join(VOID) + bytes(6)).hex()
+    assert expected["void_fill"]["hex"] == (b"".join(VOID) + bytes([1, 2, 3]) * 2).hex()
     (path / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
 
 

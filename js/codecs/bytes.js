@@ -8,7 +8,6 @@ import { chunkOf, coreOf, outputOf, WasmCodec } from "./wasm-codec.js";
 
 /** The presentation the core decodes into for an adapter (wasm-codec.js). */
 export function presentationOf(adapter) {
-  if (adapter.spareCodePoint) return "spare-code-point";
   return adapter.floats === "float32" ? "float32" : "stored";
 }
 

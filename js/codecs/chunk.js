@@ -38,10 +38,11 @@ function byteView(codec, what, buffer, offset, length) {
  * BoolArray (anything with buffer, byteOffset and byteLength).
  */
 export function bytesOf(codec, what, value) {
-  // The common case, cheaply (small chunks pay for every check): a
-  // Uint8Array of this realm on a live buffer (a detached one has no bytes).
-  if (value instanceof Uint8Array && value.byteLength !== 0) return value;
   try {
+    // The common case, cheaply (small chunks pay for every check): a
+    // Uint8Array of this realm on a live buffer (a detached one has no
+    // bytes). instanceof itself runs a Proxy's getPrototypeOf trap.
+    if (value instanceof Uint8Array && value.byteLength !== 0) return value;
     return bytesOfAny(codec, what, value);
   } catch (cause) {
     if (cause instanceof ZarrCodecError) throw cause;
@@ -76,12 +77,12 @@ function bytesOfAny(codec, what, value) {
  * other array of the same byte length would be reinterpreted silently.
  */
 function isContainer(ArrayType, value) {
-  if (value instanceof ArrayType) return true; // this realm's: cheap
-  if (value === null || typeof value !== "object") return false;
   try {
+    if (value instanceof ArrayType) return true; // this realm's: cheap
+    if (value === null || typeof value !== "object") return false;
     return isForeignContainer(ArrayType, value);
   } catch {
-    return false; // a Proxy that throws is no container
+    return false; // a Proxy that throws (instanceof runs its traps) is no container
   }
 }
 

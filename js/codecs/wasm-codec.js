@@ -24,7 +24,6 @@ export const outputOf = Symbol("decodeInto's output bytes");
  * @property {object} [module] another module instance (the benchmark's
  *   build without SIMD)
  * @property {"float32" | "bits"} [floats] narrow floats widened (withDataTypes)
- * @property {boolean} [spareCodePoint] strings with a spare code point (withDataTypes)
  * @property {number[]} [chunkShape] the shape decoded chunks report, where
  *   it has a trailing dimension the codec's data type holds (withDataTypes'
  *   records and raw bytes)

@@ -1,47 +1,64 @@
 // zarrita 0.7's array extension of withDataTypes (applied by zarr.open):
-// arrays whose fill zarrita cannot express with one number (a complex fill
-// whose parts differ, record or raw bytes that differ) get their missing
-// chunks filled here, element by element; an array whose metadata a
-// consolidated document held but withDataTypes refused throws at open.
-import { containerFor } from "../codecs/containers.js";
-import { cOrderStrides } from "../codecs/chunk.js";
-import { presentedChunkKey } from "./chunk-keys.js";
+// every array it presents reads its missing chunks here, as the fill value
+// (missing-chunk.js), sharded arrays' missing inner chunks included; an
+// array whose metadata a consolidated document held but withDataTypes
+// refused throws at open.
+//
+// zarrita fills a missing chunk itself with one number, allocating the
+// whole chunk: wrong for a fill whose parts differ (a complex fill, record
+// or raw bytes), and as costly as the chunk for a read of one element.
+// The chunk's bytes come from zarrita's own per-array context (its
+// getChunkBytes finds inner chunks of shards, and answers undefined for a
+// missing one), marked so that the store knows the extension fills what is
+// missing (with-data-types.js refuses such reads otherwise: zarrita 0.5
+// and 0.6 have no array extensions).
+import { hasOwn } from "../errors.js";
 import { normalizePath } from "./catalog.js";
 import { delegate } from "./delegate.js";
+import { broadcastChunk, wholeChunk } from "./missing-chunk.js";
+
+/** An option of store requests the extension makes: it fills what is missing. */
+export const FILLS_MISSING = Symbol("zarr-codecs-wasm.fills missing chunks");
+
+/** zarrita's per-array context: the own symbol property it describes "zarrita.context". */
+function contextOf(array) {
+  for (const symbol of Object.getOwnPropertySymbols(array)) {
+    if (symbol.description === "zarrita.context") return array[symbol];
+  }
+  return undefined;
+}
 
 /**
- * An option that hands a chunk's bytes, fetched already, to the store's
- * get() of the same request (so nothing is fetched twice or kept).
+ * Whether getChunk is called as zarr.get calls it (0.7.5: the coordinates,
+ * { signal }, { useSharedArrayBuffer }): zarr.get copies from the chunk
+ * honouring its stride, so a broadcast chunk serves it. Every other
+ * caller (zarr.set's read of a partly written chunk, a viewer's own
+ * getChunk) gets the chunk written out.
  */
-export const PREFETCHED = Symbol("zarr-codecs-wasm.prefetched chunk");
-
-/** A chunk of the presented chunk shape, each element the fill's parts. */
-function filledChunk(p) {
-  const size = p.chunkShape.reduce((a, b) => a * b, 1);
-  const data = new (containerFor(p.presented))(size);
-  const parts = p.fillParts;
-  for (let i = 0; i < size; i++) data[i] = parts[i % parts.length];
-  return { data, shape: p.chunkShape, stride: cOrderStrides(p.chunkShape) };
+function calledByGet(opts) {
+  return opts !== null && typeof opts === "object" && hasOwn(opts, "useSharedArrayBuffer");
 }
 
 /**
  * @param {object} array zarrita's Array
  * @param {import("./catalog.js").ArrayCatalog} catalog
- * @param {(key: string) => {storedKey: string} | undefined} locate
- * @param {(key: string, options: unknown) => Promise<Uint8Array | undefined>} fetch
  */
-export function fillMissingChunks(array, catalog, locate, fetch) {
+export function fillMissingChunks(array, catalog) {
   const path = normalizePath(String(array.path ?? ""));
   const p = catalog.get(path);
   if (p?.refused) throw p.refused;
-  // Sharded arrays: their shards are checked as zarrita reads them.
-  if (!p?.fillParts || p.shardIndex) return array;
+  const context = p ? contextOf(array) : undefined;
+  // Not presented, or a zarrita whose context this does not know: zarrita
+  // reads it, and the store refuses what it would fill wrongly.
+  if (typeof context?.getChunkBytes !== "function" || typeof context.codec?.decode !== "function") return array;
+  const where = `withDataTypes: array ${path || "/"}`;
   return delegate(array, {
     async getChunk(coords, options, opts) {
-      const { storedKey } = locate(presentedChunkKey(p, path, coords));
-      const bytes = await fetch(storedKey, options);
-      if (bytes === undefined) return filledChunk(p);
-      return array.getChunk(coords, { ...options, [PREFETCHED]: bytes }, opts);
+      const marked = { ...(options !== null && typeof options === "object" ? options : {}), [FILLS_MISSING]: true };
+      const bytes = await context.getChunkBytes(coords, marked);
+      if (bytes !== undefined && bytes !== null) return context.codec.decode(bytes);
+      const shape = context.chunkShape;
+      return calledByGet(opts) ? broadcastChunk(p, shape) : wholeChunk(where, p, shape);
     },
   });
 }

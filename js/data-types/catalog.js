@@ -37,6 +37,7 @@ export class ArrayCatalog {
       conversion.dataType.descriptor,
       conversion.adapter,
       conversion.dropTrailing,
+      Boolean(conversion.strings),
     ]);
     const ticket = issueTicket(conversion, this.#tickets.get(key));
     this.#tickets.set(key, ticket);

@@ -50,20 +50,31 @@ function timeFill(where, fill, { rounded }) {
   return String(n);
 }
 
-// base64 -> bytes, strictly (atob accepts more than base64 does).
-function fromBase64(where, fill, bytes) {
+// base64 -> bytes, strictly (atob accepts more than base64 does);
+// undefined for a fill that is no base64 string. `what` names the element
+// in the message ("a record").
+function fromBase64(where, fill, bytes, what) {
   if (typeof fill !== "string" || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(fill)) {
     return undefined;
   }
   const text = atob(fill);
-  if (text.length !== bytes) throw refuseFill(where, fill, `holds ${text.length} bytes in base64, but a record has ${bytes}`);
+  if (text.length !== bytes) throw refuseFill(where, fill, `holds ${text.length} bytes in base64, but ${what} has ${bytes}`);
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+/**
+ * Raw bytes' fill: the registry's array of byte values, or the base64 of
+ * the bytes, as zarr-python 2 writes a void dtype's fill ("|V3": "AAAA").
+ * Raw bytes are never swapped.
+ */
+function rawFill(where, p, fill) {
+  return fromBase64(where, fill, p.dataType.bytes, "a value") ?? fillBytes(where, p.dataType, fill);
 }
 
 /** A record's fill as its presented bytes (every field little-endian). */
 function recordFill(where, p, fill, storedEndian) {
   const type = p.dataType;
-  const stored = fromBase64(where, fill, type.bytes);
+  const stored = fromBase64(where, fill, type.bytes, "a record");
   if (stored) {
     // Legacy structured and Zarr v2: the packed bytes as stored.
     const codec = new BytesCodec({ endian: storedEndian ?? "little" }, { dataType: type, shape: [1] });
@@ -76,11 +87,19 @@ function recordFill(where, p, fill, storedEndian) {
   return fillBytes(where, type, fill);
 }
 
+/** A presented fill value as the presented container holds it. */
+function containerValue(p, value) {
+  if (typeof value === "string" && SPECIAL.has(value)) return SPECIAL.get(value);
+  if (p.presented === "int64" || p.presented === "uint64") return BigInt(value);
+  return asNumber(value);
+}
+
 /**
- * The presented fill: `value` for zarrita's metadata, and where zarrita
+ * The presented fill: `value` for zarrita's metadata; `element`, the
+ * values of one presented element as its container holds them (one value,
+ * or one per position of the trailing dimension); and where zarrita
  * cannot fill with one number (a complex fill whose parts differ, raw or
- * record bytes that differ), `parts`, the values of one element along the
- * trailing dimension.
+ * record bytes that differ), `parts`, the same values.
  * @param {string} where
  * @param {import("./presentation.js").Presentation} p
  * @param {unknown} fill
@@ -88,28 +107,42 @@ function recordFill(where, p, fill, storedEndian) {
  *   Zarr v2 allows null (no fill); `rounded`: the metadata came through
  *   zarrita's consolidated layer (numbers past 2^53 rounded);
  *   `storedEndian`: the bytes codec's, for record fills as stored bytes
- * @returns {{value: unknown, parts?: unknown[]}}
+ * @returns {{value: unknown, element: unknown[], parts?: unknown[]}}
  */
 export function presentFill(where, p, fill, { nullable = false, rounded = false, storedEndian } = {}) {
-  if (fill === null && nullable) return { value: null };
-  if (p.kind === "time") return { value: timeFill(where, fill, { rounded }) };
   if (p.kind === "string") {
-    fillBytes(where, p.dataType, fill); // checks it is a string that fits
-    return { value: fill };
+    // Zarr v2's null: what numpy's empty strings are. Trailing U+0000 is
+    // padding (the type's JSON form drops it): a missing chunk reads as a
+    // stored one does.
+    const text = fill === null && nullable ? "" : fill;
+    fillBytes(where, p.dataType, text); // checks it is a string that fits
+    const value = text.replace(/\0+$/, "");
+    return { value, element: [value] };
   }
-  if (p.trailing === 0) return { value: componentFill(where, p, fill) };
+  if (fill === null && nullable) {
+    // zarrita fills with null, which its typed arrays hold as 0.
+    return { value: null, element: Array.from({ length: p.trailing || 1 }, () => containerValue(p, 0)) };
+  }
+  if (p.kind === "time") {
+    const value = timeFill(where, fill, { rounded });
+    return { value, element: [BigInt(value)] };
+  }
+  if (p.trailing === 0) {
+    const value = componentFill(where, p, fill);
+    return { value, element: [containerValue(p, value)] };
+  }
   let parts;
   if (p.kind === "record") {
     parts = Array.from(recordFill(where, p, fill, storedEndian));
   } else if (p.kind === "raw") {
-    parts = Array.from(fillBytes(where, p.dataType, fill));
+    parts = Array.from(rawFill(where, p, fill));
   } else {
     if (!Array.isArray(fill) || fill.length !== 2) {
       throw refuseFill(where, fill, "must be [real, imaginary]");
     }
     parts = fill.map((part) => componentFill(where, p, part));
   }
-  const numeric = parts.map((v) => (typeof v === "string" && SPECIAL.has(v) ? SPECIAL.get(v) : asNumber(v)));
-  if (numeric.every((v) => Object.is(v, numeric[0]))) return { value: parts[0] };
-  return { value: parts[0], parts: numeric };
+  const element = parts.map((v) => containerValue(p, v));
+  if (element.every((v) => Object.is(v, element[0]))) return { value: parts[0], element };
+  return { value: parts[0], element, parts: element };
 }

@@ -4,7 +4,10 @@
 // timedelta64 ("<M8[ns]", ">m8[s]": int64), float16 ("<f2") where the
 // runtime has no Float16Array, structured dtypes (zarr-python 2's lists of
 // fields: uint8 with a trailing dimension of the record's bytes, every
-// field little-endian) and void ("|V8": raw bytes). zarrita builds v2 codec
+// field little-endian) and void ("|V8": raw bytes); and for one zarrita
+// reads wrongly, unicode ("<U6", ">U6": an Array of strings, as v3's
+// fixed_length_utf32; zarrita's own container cuts astral characters and
+// drops U+0000). zarrita builds v2 codec
 // chains itself, so where the bytes need converting the stored codec goes
 // in as the last filter, and the dtype zarrita sees needs no bytes codec of
 // its own.
@@ -15,7 +18,7 @@ import { presentationOfType } from "./presentation.js";
 import { checkShape, withTrailing } from "./shapes.js";
 import { codecFor, STORED_CODEC } from "./stored-codec.js";
 
-const PRESENTED = /^[<>|](c8|c16|f2|[Mm]8|V\d)/;
+const PRESENTED = /^[<>|](c8|c16|f2|[Mm]8|V\d|U\d)/;
 
 /** Whether withDataTypes presents a v2 array of `dtype` (zarrita reads the rest). */
 export function presentsV2(dtype) {
@@ -74,10 +77,11 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
       dataType,
       adapter: { floats: p.widen ? "float32" : "bits" },
       dropTrailing: p.kind === "record",
+      strings: p.kind === "string",
     };
     codecFor(conversion, chunks).dispose();
     doc.filters = [{ id: STORED_CODEC, ticket: ticket(conversion, where) }];
-    doc.dtype = p.kind === "record" ? "|u1" : "<f4";
+    doc.dtype = p.kind === "record" ? "|u1" : p.kind === "string" ? "|O" : "<f4";
   } else if (p.kind === "raw") {
     doc.dtype = "|u1";
   } else {
@@ -98,6 +102,7 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
       rank: zarray.shape.length + (p.trailing ? 1 : 0),
       presented: p.presented,
       fillParts: fill.parts,
+      fillElement: fill.element,
       chunkShape: doc.chunks,
     },
   };

@@ -37,8 +37,9 @@ function conversionFor(where, entry, p, chunkShape) {
   const conversion = {
     codec: { name: entry.name, configuration: legacyEndian(where, entry, p.dataType) },
     dataType: complex ? parseDataType(where, p.component) : p.dataType,
-    adapter: { floats: p.widen ? "float32" : "bits", spareCodePoint: p.kind === "string" },
+    adapter: { floats: p.widen ? "float32" : "bits" },
     dropTrailing: p.kind === "record" || p.kind === "raw",
+    strings: p.kind === "string",
   };
   let codec;
   try {
@@ -131,8 +132,10 @@ function storedEndianOf(chain) {
  * @property {{name: string, separator: string}} encoding  chunk keys
  * @property {number} rank             the presented rank
  * @property {string} presented        the presented data type
- * @property {number[] | undefined} fillParts  an element's values where
+ * @property {unknown[] | undefined} fillParts  an element's values where
  *   zarrita cannot fill with one number
+ * @property {unknown[]} fillElement  the fill: one presented element's
+ *   values, as its container holds them (missing-chunk.js)
  * @property {number[]} chunkShape     the presented chunk shape
  * @property {object | undefined} shardIndex  how to read a shard's index
  *   (shard-index.js), where missing inner chunks must be refused
@@ -175,8 +178,9 @@ export function presentV3(path, doc, { floats, rounded, ticket }) {
   const chain = presentChain(where, doc.codecs, p, rank, presentedChunks, ticket);
   let shardIndex;
   if (fill.parts && chain.sharding) {
-    // zarrita fills a shard's missing inner chunks with one number: such a
-    // shard is refused when read (shard-index.js), the others read.
+    // zarrita fills a shard's missing inner chunks with one number: without
+    // the array extension (0.5, 0.6) such a shard is refused when read
+    // (shard-index.js), the others read.
     shardIndex = shardIndexOf(where, chain.sharding.configuration, chunkShape);
   }
   const presentedDoc = {
@@ -202,6 +206,7 @@ export function presentV3(path, doc, { floats, rounded, ticket }) {
       rank: rank + (p.trailing ? 1 : 0),
       presented: p.presented,
       fillParts: fill.parts,
+      fillElement: fill.element,
       chunkShape: presentedChunks,
       shardIndex,
     },

@@ -58,9 +58,9 @@ export function presentationOfType(dataType, floats) {
     return { ...base, presented: "uint8", component: "uint8", trailing: dataType.bytes, codec: true, kind: "record" };
   }
   if (t.typeClass === "string") {
-    // One spare code point: a longer string written through zarrita
-    // reaches the codec (and is refused) instead of being cut short.
-    return { ...base, presented: `v2:U${dataType.codePoints + 1}`, component: dataType.descriptor, codec: true, kind: "string" };
+    // An Array of JavaScript strings (string-codec.js): zarrita's
+    // fixed-width container indexes by UTF-16 unit and drops U+0000.
+    return { ...base, presented: "v2:object", component: dataType.descriptor, codec: true, kind: "string" };
   }
   if (t.typeClass === "raw") {
     return { ...base, presented: "uint8", component: "uint8", trailing: t.containerBytes, codec: true, kind: "raw" };

@@ -1,17 +1,20 @@
 // Shards of an array whose fill zarrita cannot express (a complex fill whose
-// parts differ, record bytes that differ): zarrita fills a missing inner
-// chunk with one number, which would read a wrong value. withDataTypes
-// reads each shard's index as zarrita fetches it and refuses a shard that
-// misses an inner chunk (UNFILLABLE_CHUNK); every other shard reads.
-import { describe, invalidMetadata, isPlainObject, ZarrCodecError } from "../errors.js";
+// parts differ, record bytes that differ), read by a zarrita without array
+// extensions (0.5, 0.6): it fills a missing inner chunk with one number,
+// which would read a wrong value. withDataTypes reads each shard's index as
+// zarrita fetches it and refuses a shard that misses an inner chunk
+// (UNFILLABLE_CHUNK); every other shard reads. zarrita 0.7 reads such
+// shards whole, through the array extension (array-extension.js).
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 
 const MISSING = 0xffffffffffffffffn;
 
 /**
  * How a shard's index is laid out: [n x (offset, nbytes)] uint64 pairs,
  * little- or big-endian, maybe followed by a crc32c, at the shard's end
- * (or start). Index codecs beyond bytes and crc32c cannot be read here,
- * so such an array is refused.
+ * (or start). Index codecs beyond bytes and crc32c cannot be read here:
+ * `refused` is then the error every read without the array extension
+ * throws.
  * @param {string} where
  * @param {object} sharding the sharding_indexed configuration
  * @param {number[]} shardShape the outer chunk shape
@@ -22,18 +25,21 @@ export function shardIndexOf(where, sharding, shardShape) {
   const codecs = Array.isArray(sharding.index_codecs) ? sharding.index_codecs : [{ name: "bytes", configuration: { endian: "little" } }];
   let little = true;
   let checksum = 0;
+  let refused;
   codecs.forEach((c, i) => {
     const name = isPlainObject(c) ? c.name : undefined;
     if (i === 0 && name === "bytes") little = c.configuration?.endian !== "big";
     else if (i === 1 && name === "crc32c") checksum = 4;
     else {
-      throw invalidMetadata(
-        where,
-        `its fill_value has parts that differ, and its shard index codecs (${describe(name)}) are not bytes and crc32c, so missing inner chunks cannot be found before zarrita fills them with one number`,
+      refused ??= new ZarrCodecError(
+        "UNFILLABLE_CHUNK",
+        `${where}: its fill_value has parts that differ, and its shard index codecs (${describe(name)}) are not bytes and crc32c, so ` +
+          "missing inner chunks cannot be found before this zarrita fills them with one number, which would read a wrong value; " +
+          "the read is refused (zarrita >= 0.7 reads it, through withDataTypes' array extension)",
       );
     }
   });
-  return { entries, bytes: 16 * entries + checksum, little, atStart: sharding.index_location === "start" };
+  return { entries, bytes: 16 * entries + checksum, little, atStart: sharding.index_location === "start", refused };
 }
 
 /**
@@ -65,7 +71,14 @@ export function unfillable(subject, path, what, fillParts, why) {
  */
 export function checkShardIndex(index, bytes, key, path, fillParts) {
   const why = (what) =>
-    unfillable(`shard ${key}`, path, what, fillParts, "zarrita fills a missing inner chunk with one number, which would read a wrong value, so the read is refused");
+    unfillable(
+      `shard ${key}`,
+      path,
+      what,
+      fillParts,
+      "this zarrita fills a missing inner chunk with one number, which would read a wrong value, so the read is refused " +
+        "(zarrita >= 0.7 reads it, through withDataTypes' array extension)",
+    );
   if (bytes === undefined) throw why("is missing");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // The pairs end where the checksum starts (a suffix read may hold more).

@@ -1,8 +1,8 @@
 // "zarr-codecs-wasm.stored": the array -> bytes codec withDataTypes puts in
 // the metadata it presents to zarrita, where the stored bytes need
 // converting into the presented container (an int4 array presented as
-// int8, float8 as float32, records as their bytes, strings with a spare
-// code point). It decodes the stored bytes straight into the presented
+// int8, float8 as float32, records as their bytes, strings as JavaScript
+// strings). It decodes the stored bytes straight into the presented
 // container and encodes them back.
 //
 // Its configuration holds only a ticket: an unguessable key to the
@@ -19,6 +19,7 @@
 import { BytesCodec } from "../codecs/bytes.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { StringCodec } from "./string-codec.js";
 
 export const STORED_CODEC = "zarr-codecs-wasm.stored";
 
@@ -37,9 +38,11 @@ export function isStoredCodecName(name) {
  * @typedef {object} Conversion
  * @property {{name: string, configuration?: object}} codec  the stored array -> bytes codec
  * @property {import("../types/data-type.js").DataType} dataType  the codec's type
- * @property {import("../codecs/wasm-codec.js").Adapter} adapter  floats, spare code point
+ * @property {import("../codecs/wasm-codec.js").Adapter} adapter  floats
  * @property {boolean} dropTrailing  the codec's chunk is the presented one
  *   without its trailing dimension (records, raw bytes)
+ * @property {boolean} [strings]  fixed_length_utf32 presented as an Array
+ *   of JavaScript strings (string-codec.js)
  */
 
 /** ticket -> Conversion, for every presented array of every live store. */
@@ -69,11 +72,13 @@ export function revokeTickets(tickets) {
 /** Builds the codec a conversion names for a chunk of `shape`. */
 export function codecFor(conversion, shape, adapter = {}) {
   const Codec = CODECS.get(conversion.codec.name);
-  return new Codec(
-    conversion.codec.configuration,
-    { dataType: conversion.dataType, shape: conversion.dropTrailing ? shape.slice(0, -1) : shape },
-    { ...adapter, ...conversion.adapter, chunkShape: shape },
-  );
+  const meta = { dataType: conversion.dataType, shape: conversion.dropTrailing ? shape.slice(0, -1) : shape };
+  if (conversion.strings) {
+    // Code units in a Uint32Array (not zarrita's container), made strings.
+    const units = new Codec(conversion.codec.configuration, meta, { ...conversion.adapter, module: adapter.module });
+    return new StringCodec(units, conversion.dataType.codePoints, shape);
+  }
+  return new Codec(conversion.codec.configuration, meta, { ...adapter, ...conversion.adapter, chunkShape: shape });
 }
 
 function refused(configuration) {

@@ -4,9 +4,11 @@
 //
 // It answers metadata keys with presented metadata (present-v3.js,
 // present-v2.js; in consolidated documents too), maps chunk keys of arrays
-// with a trailing dimension back to the stored ones (chunk-keys.js),
-// checks shards where zarrita would fill a missing inner chunk wrongly
-// (shard-index.js), and passes every other key through. What it learns of
+// with a trailing dimension back to the stored ones (chunk-keys.js), and
+// passes every other key through. On zarrita 0.7 its array extension reads
+// missing chunks as the fill (array-extension.js); without one (0.5, 0.6)
+// it refuses reads where zarrita would fill a missing chunk or inner chunk
+// wrongly (shard-index.js). What it learns of
 // an array lives in one ArrayCatalog (catalog.js); the conversions happen
 // in the codecs (stored-codec.js), so it relies on register(zarr.registry).
 // Shaped like zarrita 0.7's store extensions (a wrapper that overrides get,
@@ -15,7 +17,7 @@
 import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
 import { hasUnsafeIntegers, parseLossless } from "../json/lossless.js";
 import { stringify } from "../json/stringify.js";
-import { fillMissingChunks, PREFETCHED } from "./array-extension.js";
+import { FILLS_MISSING, fillMissingChunks } from "./array-extension.js";
 import { ArrayCatalog } from "./catalog.js";
 import { storedChunkKey } from "./chunk-keys.js";
 import { presentsV2, presentV2 } from "./present-v2.js";
@@ -235,6 +237,14 @@ export function withDataTypesUsing(store, options, ensureReady) {
     return { ...at, storedKey };
   }
 
+  // Requests of the array extension carry FILLS_MISSING: it fills what is
+  // missing, so nothing is refused; the mark goes no further.
+  const filling = (opts) => opts !== null && typeof opts === "object" && hasOwn(opts, FILLS_MISSING);
+  function unmarked(opts) {
+    const { [FILLS_MISSING]: _, ...rest } = opts;
+    return rest;
+  }
+
   function missing(p, path, key) {
     return unfillable(
       `chunk ${key}`,
@@ -252,20 +262,22 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (file === ".zarray") return zarray(key, opts);
     if (file === ".zattrs") return zattrs(key, opts);
     if (file === ".zmetadata") return zmetadata(key, opts);
-    // Bytes the array extension fetched for this very request.
-    if (opts !== null && typeof opts === "object" && hasOwn(opts, PREFETCHED)) return opts[PREFETCHED];
+    const fills = filling(opts);
     const at = locate(key);
-    if (!at) return store.get(key, opts);
-    const bytes = await store.get(at.storedKey, opts);
-    if (bytes === undefined && at.p.fillParts && !at.p.shardIndex) throw missing(at.p, at.path, at.storedKey);
+    if (!at) return store.get(key, fills ? unmarked(opts) : opts);
+    const bytes = await store.get(at.storedKey, fills ? unmarked(opts) : opts);
+    if (bytes === undefined && at.p.fillParts && !at.p.shardIndex && !fills) throw missing(at.p, at.path, at.storedKey);
     return bytes;
   }
 
   async function getRange(key, range, opts) {
+    const fills = filling(opts);
     const at = locate(key);
-    const bytes = await store.getRange(at ? at.storedKey : key, range, opts);
-    if (at?.p.shardIndex && isIndexRequest(at.p.shardIndex, range)) {
-      checkShardIndex(at.p.shardIndex, bytes, at.storedKey, at.path, at.p.fillParts);
+    const index = fills ? undefined : at?.p.shardIndex;
+    if (index?.refused) throw index.refused;
+    const bytes = await store.getRange(at ? at.storedKey : key, range, fills ? unmarked(opts) : opts);
+    if (index && isIndexRequest(index, range)) {
+      checkShardIndex(index, bytes, at.storedKey, at.path, at.p.fillParts);
     }
     return bytes;
   }
@@ -280,7 +292,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     [CATALOG]: catalog,
     arrayExtensions: [
       ...(Array.isArray(store.arrayExtensions) ? store.arrayExtensions : []),
-      (array) => fillMissingChunks(array, catalog, locate, (key, opts) => store.get(key, opts)),
+      (array) => fillMissingChunks(array, catalog),
     ],
   };
   if (typeof store.getRange === "function") overrides.getRange = getRange;

@@ -3,12 +3,13 @@
 // into named columns, each as withDataTypes presents that field's type
 // (int4 -> Int8Array, float8 -> Float32Array or bits per the store's
 // `floats`, datetime -> BigInt64Array, complex and shaped fields with
-// their trailing dimensions, strings as zarrita's UnicodeStringArray, a
+// their trailing dimensions, strings as an Array of JavaScript strings, a
 // nested struct as a nested object of the same form), like an Arrow struct
 // column's children. The split runs in wasm (codecs/record_columns.h),
 // from the one parsed record type withDataTypes keeps for the array.
 import { allocate, bytesOf, cOrderStrides } from "../codecs/chunk.js";
 import { containerFor } from "../codecs/containers.js";
+import { stringsFromCodeUnits } from "../codecs/utf32-strings.js";
 import { presentedOf } from "../data-types/with-data-types.js";
 import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
 import { callWithSlots } from "../wasm/io.js";
@@ -61,17 +62,38 @@ function refuse(message) {
  * @returns {Record<string, {data: ArrayLike<unknown>, shape: number[], stride: number[]} | object>}
  */
 export function structFields(result, arr) {
-  const p = presentedOf(arr);
+  // What the arguments hold, read once: a Proxy or getter that throws is
+  // refused with the package's error, its own as the cause.
+  let p;
+  let path;
+  let shape;
+  let stride;
+  let data;
+  try {
+    p = presentedOf(arr);
+    path = arr?.path;
+    if (isPlainObject(result)) ({ shape, stride, data } = result);
+  } catch (cause) {
+    throw new ZarrCodecError("INVALID_INPUT", `structFields: reading its arguments failed (${describe(cause?.message ?? cause)})`, { cause });
+  }
   const record = p?.dataType?.record;
   if (!record) {
     throw refuse(
-      `array ${describe(arr?.path)} is not a struct array opened through withDataTypes (its stored data type: ${describe(p?.stored)})`,
+      `array ${describe(path)} is not a struct array opened through withDataTypes (its stored data type: ${describe(p?.stored)})`,
     );
   }
-  if (!isPlainObject(result) || !Array.isArray(result.shape) || !Array.isArray(result.stride)) {
+  if (!Array.isArray(shape) || !Array.isArray(stride)) {
     throw refuse(`expected what zarr.get returned ({ data, shape, stride }), got ${describe(result)}`);
   }
-  const { shape, stride } = result;
+  try {
+    shape = Array.from(shape);
+    stride = Array.from(stride);
+  } catch (cause) {
+    throw new ZarrCodecError("INVALID_INPUT", `structFields: reading result.shape or result.stride failed (${describe(cause?.message ?? cause)})`, { cause });
+  }
+  if (!shape.every((d) => Number.isSafeInteger(d) && d >= 0) || !stride.every(Number.isSafeInteger)) {
+    throw refuse(`expected a shape and stride of integers, got shape ${describe(shape)} and stride ${describe(stride)}`);
+  }
   const R = record.bytes;
   if (shape[shape.length - 1] !== R || stride[stride.length - 1] !== 1) {
     throw refuse(`expected the record's ${R} bytes as the last dimension (stride 1), got shape [${shape.join(", ")}] and stride [${stride.join(", ")}]`);
@@ -80,7 +102,7 @@ export function structFields(result, arr) {
   const outerStride = stride.slice(0, -1).map((s) => s / R);
   if (!outerStride.every(Number.isInteger)) throw refuse(`the strides [${stride.join(", ")}] do not keep whole records together`);
   const records = outer.reduce((a, b) => a * b, 1);
-  const bytes = bytesOf("structFields", "result.data", result.data);
+  const bytes = bytesOf("structFields", "result.data", data);
   if (bytes.byteLength !== records * R) {
     throw refuse(`result.data has ${bytes.byteLength} bytes, but shape [${shape.join(", ")}] needs ${records * R}`);
   }
@@ -95,7 +117,7 @@ export function structFields(result, arr) {
     [s.core.handle, bytes.byteLength, columns.length],
   );
   if (failed) s.core.fail();
-  const { wrapBool, wrapStrings } = lastZarritaContainers();
+  const { wrapBool } = lastZarritaContainers();
   const out = {};
   record.leaves.forEach((leaf, k) => {
     const { valueType, values } = s.leaves[k];
@@ -109,8 +131,7 @@ export function structFields(result, arr) {
     const perRecord = inner.reduce((a, b) => a * b, 1);
     let data = columns[k];
     if (valueType === "utf32") {
-      const chars = values / perRecord;
-      data = wrapStrings ? wrapStrings(new Uint8Array(data.buffer), chars) : data;
+      data = stringsFromCodeUnits(data, values / perRecord);
     } else if (valueType === "bool" && wrapBool) {
       data = wrapBool(new Uint8Array(data.buffer));
     }

@@ -1,8 +1,10 @@
 // zarrita's own containers: BoolArray for bool, UnicodeStringArray for
-// fixed-width strings. Taken from the registry's own `bytes` codec (so it
-// is the caller's zarrita copy) by decoding one element with it; without
+// fixed-width strings (the arrays zarrita reads itself: v2 "<U" without
+// withDataTypes). Taken from the registry's own `bytes` codec (so it is
+// the caller's zarrita copy) by decoding one element with it; without
 // one, bools stay Uint8Array and strings their Uint32Array code units.
-// The last registered zarrita's are also what structFields hands out.
+// The last registered zarrita's BoolArray is also what structFields hands
+// out.
 
 let last = {};
 

@@ -53,16 +53,15 @@ BytesCodec::BytesCodec(std::string_view data_type,
   swap_width_ = big_endian_ ? type_.swap_width() : 1;
   const TypeClass kind = type_.type_class;
   const bool raw = kind == TypeClass::kRaw;
-  const bool spare = presentation == Presentation::kSpareCodePoint;
 
   if (presentation == Presentation::kFloat32) {
     decode_step_ = encode_step_ = Step::kFloat;
   } else if (kind == TypeClass::kString) {
-    decode_step_ = encode_step_ = spare ? Step::kSpareStrings : Step::kStrings;
+    decode_step_ = encode_step_ = Step::kStrings;
   } else if (kind == TypeClass::kRecord) {
-    auto swapper = std::make_shared<RecordSwapper>(*type_.record, big_endian_);
-    if (!swapper->swaps_nothing()) {
-      records_ = std::move(swapper);
+    records_ = std::make_shared<RecordSwapper>(*type_.record, big_endian_);
+    record_values_ = std::make_shared<RecordValues>(*type_.record);
+    if (!records_->swaps_nothing() || !record_values_->none()) {
       decode_step_ = encode_step_ = Step::kRecords;
     }
   } else if (type_.sub_byte()) {
@@ -76,15 +75,15 @@ BytesCodec::BytesCodec(std::string_view data_type,
   }
 
   // The unit a block holds a whole number of: a value, a raw byte (an
-  // r<N> element may be megabytes long), a record or a spare-padded string
-  // (each at most kMaxElementBytes).
+  // r<N> element may be megabytes long) or a record (at most
+  // kMaxElementBytes).
   Geometry g;
   uint64_t stored_unit = type_.container_bytes, decoded_unit = 0;
   uint64_t per_element = type_.component_count;
   if (raw) {
     stored_unit = 1;
     per_element = type_.container_bytes;
-  } else if (kind == TypeClass::kRecord || spare) {
+  } else if (kind == TypeClass::kRecord) {
     stored_unit = type_.element_bytes();
     per_element = 1;
   }
@@ -92,11 +91,7 @@ BytesCodec::BytesCodec(std::string_view data_type,
                  : (raw || kind == TypeClass::kRecord) ? 1
                                                        : type_.container_bytes;
   uint64_t values_per_unit = 1;
-  if (kind == TypeClass::kRecord) {
-    values_per_unit = type_.element_bytes();
-  } else if (spare) {
-    values_per_unit = uint64_t{type_.component_count} + 1;
-  }
+  if (kind == TypeClass::kRecord) values_per_unit = type_.element_bytes();
   decoded_unit = values_per_unit * value_bytes_;
   uint64_t units = 0, encoded = 0, decoded = 0;
   if (!checked_mul(shape_.elements, per_element, &units) ||
@@ -121,19 +116,20 @@ Status BytesCodec::size_overflow() const {
                                               " needs more than 2^53 bytes");
 }
 
-Status BytesCodec::check_code_units(const uint8_t* units, uint64_t first,
-                                    uint64_t values) const {
-  const size_t bad = first_invalid_code_unit(units, values);
+Status BytesCodec::check_code_units(bool decoding, const uint8_t* units,
+                                    uint64_t first, uint64_t values) const {
+  const size_t bad = decoding ? first_invalid_code_unit(units, values)
+                              : first_non_scalar_value(units, values);
   if (bad == values) return Status::Ok();
-  const uint64_t per = type_.component_count +
-                       (presentation_ == Presentation::kSpareCodePoint ? 1 : 0);
+  const uint64_t per = type_.component_count;
+  const std::string where = " of string " + std::to_string((first + bad) / per) +
+                            " (code point " + std::to_string((first + bad) % per) + ")";
+  if (decoding) {
+    return Status(ErrorCode::kInvalidInput,
+                  describe() + ": stored " + invalid_code_unit_text(units, bad, where));
+  }
   return Status(ErrorCode::kValueOutOfRange,
-                describe() + ": " +
-                    invalid_code_unit_text(
-                        units, bad,
-                        " of string " + std::to_string((first + bad) / per) +
-                            " (code point " +
-                            std::to_string((first + bad) % per) + ")"));
+                describe() + ": " + invalid_code_unit_text(units, bad, where));
 }
 
 Status BytesCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
@@ -159,21 +155,19 @@ Status BytesCodec::decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
       widen_to_float32(impl, *type_.format, codes, out, values);
       return Status::Ok();
     }
-    case Step::kRecords:
-      records_->run(impl, in, out, values / type_.element_bytes());
+    case Step::kRecords: {
+      const uint64_t records = values / type_.element_bytes();
+      records_->run(impl, in, out, records);
+      record_values_->extend_low_bits(out, records);
       return Status::Ok();
+    }
     case Step::kStrings:
       if (big_endian_) {
         byteswap(impl, in, out, values, 4);
       } else {
         std::memcpy(out, in, 4 * values);
       }
-      return check_code_units(out, first, values);
-    case Step::kSpareStrings: {
-      const uint32_t n = type_.component_count;
-      add_spare_code_points(impl, in, out, values / (n + 1), n, big_endian_);
-      return check_code_units(out, first, values);
-    }
+      return check_code_units(true, out, first, values);
   }
   return Status::Ok();
 }
@@ -204,32 +198,25 @@ Status BytesCodec::encode_block(Impl impl, const uint8_t* in, uint8_t* mid,
       if (swap_width_ > 1) byteswap(impl, mid, out, values, swap_width_);
       return Status::Ok();
     }
-    case Step::kRecords:
-      records_->run(impl, in, out, values / type_.element_bytes());
+    case Step::kRecords: {
+      const uint64_t bytes = type_.element_bytes();
+      const uint64_t records = values / bytes;
+      if (Status s = record_values_->check(in, records, first / bytes, describe());
+          !s.ok()) {
+        return s;
+      }
+      records_->run(impl, in, out, records);
+      record_values_->normalize_bools(out, records);
       return Status::Ok();
+    }
     case Step::kStrings:
-      if (Status s = check_code_units(in, first, values); !s.ok()) return s;
+      if (Status s = check_code_units(false, in, first, values); !s.ok()) return s;
       if (big_endian_) {
         byteswap(impl, in, out, values, 4);
       } else {
         std::memcpy(out, in, 4 * values);
       }
       return Status::Ok();
-    case Step::kSpareStrings: {
-      const uint32_t n = type_.component_count;
-      const size_t strings = values / (n + 1);
-      const size_t long_one = first_string_using_spare(in, strings, n);
-      if (long_one != strings) {
-        return Status(ErrorCode::kValueOutOfRange,
-                      describe() + ": the string at index " +
-                          std::to_string(first / (n + 1) + long_one) +
-                          " has more than " + std::to_string(n) +
-                          " code points, the capacity of the stored type");
-      }
-      if (Status s = check_code_units(in, first, values); !s.ok()) return s;
-      drop_spare_code_points(impl, in, out, strings, n, big_endian_);
-      return Status::Ok();
-    }
   }
   return Status::Ok();
 }

@@ -1,7 +1,8 @@
 // The `bytes` codec (and its legacy name `endian`): each element in its
 // little- or big-endian byte layout, elements in C order. Types narrower
 // than a byte take one byte per value, as zarr-extensions defines; records
-// swap each field by its own size; fixed-length strings swap code units.
+// swap each field by its own size and hold each leaf to its type's rules
+// (record_values.h); fixed-length strings swap code units.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "codecs/codec.h"
+#include "codecs/record_values.h"
 #include "kernels/record_swap.h"
 
 namespace zcw {
@@ -35,9 +37,8 @@ class BytesCodec final : public Codec {
     kLowBits,
     kNormalizeBool,
     kFloat,
-    kRecords,       // each field by its own size
-    kStrings,       // code units swapped or copied, and checked
-    kSpareStrings,  // the same, one spare code point per string decoded
+    kRecords,  // each field by its own size, each leaf by its type's rules
+    kStrings,  // code units swapped or copied, and checked
   };
 
   Status decode_block(Impl impl, const uint8_t* in, uint8_t* mid,
@@ -47,8 +48,10 @@ class BytesCodec final : public Codec {
                       uint8_t* out, uint64_t first,
                       uint64_t values) const override;
 
-  // A code unit past U+10FFFF among `values` decoded values from `first`.
-  Status check_code_units(const uint8_t* units, uint64_t first,
+  // The first refused code unit among `values` code units from `first`:
+  // past U+10FFFF when decoding (INVALID_INPUT: the stored bytes are no
+  // string), and a surrogate too when encoding (VALUE_OUT_OF_RANGE).
+  Status check_code_units(bool decoding, const uint8_t* units, uint64_t first,
                           uint64_t values) const;
   Status size_overflow() const;
 
@@ -56,7 +59,8 @@ class BytesCodec final : public Codec {
   bool big_endian_ = false;
   Step decode_step_ = Step::kCopy;
   Step encode_step_ = Step::kCopy;
-  std::shared_ptr<const RecordSwapper> records_;  // big-endian records
+  std::shared_ptr<const RecordSwapper> records_;   // records' byte order
+  std::shared_ptr<const RecordValues> record_values_;  // records' leaf rules
 };
 
 }  // namespace zcw

@@ -15,8 +15,6 @@ bool parse_presentation(std::string_view name, Presentation* out) {
     *out = Presentation::kStored;
   } else if (name == "float32") {
     *out = Presentation::kFloat32;
-  } else if (name == "spare-code-point") {
-    *out = Presentation::kSpareCodePoint;
   } else {
     return false;
   }
@@ -32,13 +30,6 @@ Status check_presentation(std::string_view codec, const DataType& type,
                       "formats narrower than float32 (float16, bfloat16, "
                       "float8_*, float6_*, float4_e2m1fn and their complex "
                       "forms)");
-  }
-  if (presentation == Presentation::kSpareCodePoint &&
-      type.type_class != TypeClass::kString) {
-    return Status(ErrorCode::kInvalidConfiguration,
-                  std::string(codec) + ": data type " + type.label() +
-                      " cannot be presented with a spare code point: that "
-                      "is for fixed_length_utf32");
   }
   return Status::Ok();
 }
@@ -111,28 +102,29 @@ std::string float_text(uint32_t bits) {
 
 }  // namespace
 
+std::string low_bits_refusal(const DataType& type, uint8_t byte) {
+  const uint32_t bits = type.component_bits;
+  if (type.is_signed()) {
+    return "value " + std::to_string(static_cast<int8_t>(byte)) + " is outside " +
+           type.label() + "'s range " + std::to_string(-(1 << (bits - 1))) +
+           ".." + std::to_string((1 << (bits - 1)) - 1);
+  }
+  const std::string top = std::to_string((1 << bits) - 1);
+  return "value " + std::to_string(byte) + " is " +
+         (type.format ? "not a " + type.name + " bit pattern (0.." + top + ")"
+                      : "outside " + type.name + "'s range 0.." + top);
+}
+
 Status Codec::check_low_bits(const uint8_t* in, uint64_t first,
                              uint64_t values) const {
-  const uint32_t bits = type_.component_bits;
-  const bool is_signed = type_.is_signed();
-  const size_t bad = find_out_of_range(bits, is_signed, in, values);
+  const size_t bad =
+      find_out_of_range(type_.component_bits, type_.is_signed(), in, values);
   if (bad == values) return Status::Ok();
-  std::string value, range;
-  if (is_signed) {
-    value = std::to_string(static_cast<int8_t>(in[bad]));
-    range = "outside " + type_.label() + "'s range " +
-            std::to_string(-(1 << (bits - 1))) + ".." +
-            std::to_string((1 << (bits - 1)) - 1);
-  } else {
-    value = std::to_string(in[bad]);
-    range = type_.format ? "not a " + type_.name + " bit pattern (0.." +
-                               std::to_string((1 << bits) - 1) + ")"
-                         : "outside " + type_.name + "'s range 0.." +
-                               std::to_string((1 << bits) - 1);
-  }
-  return Status(ErrorCode::kValueOutOfRange,
-                describe() + ": value " + value + " at index " +
-                    std::to_string(first + bad) + " is " + range);
+  // "value 9 at index 3 is outside int4's range -8..7"
+  std::string text = low_bits_refusal(type_, in[bad]);
+  const size_t verb = text.find(" is ");
+  text.insert(verb, " at index " + std::to_string(first + bad));
+  return Status(ErrorCode::kValueOutOfRange, describe() + ": " + text);
 }
 
 Status Codec::narrow_block(const uint8_t* in, uint8_t* codes, uint64_t first,

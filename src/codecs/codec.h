@@ -19,19 +19,22 @@
 
 namespace zcw {
 
-// The decoded container: the data type's own (docs/data-types.md), float32
-// for float formats narrower than float32, widened exactly, or for
-// fixed-length strings one spare code point per string (kernels/utf32.h).
-enum class Presentation : uint8_t { kStored, kFloat32, kSpareCodePoint };
+// The decoded container: the data type's own (docs/data-types.md), or
+// float32 for float formats narrower than float32, widened exactly.
+enum class Presentation : uint8_t { kStored, kFloat32 };
 
-// "stored", "float32", "spare-code-point".
+// "stored", "float32".
 bool parse_presentation(std::string_view name, Presentation* out);
 
 // A presentation the type allows: float32 only for float formats narrower
-// than float32 (and complex types of them), a spare code point only for
-// fixed-length strings.
+// than float32 (and complex types of them).
 Status check_presentation(std::string_view codec, const DataType& type,
                           Presentation presentation);
+
+// Why a container byte is no value of the sub-byte `type` (int2, int4,
+// uint2, uint4, float4, float6): "value 9 is outside int4's range -8..7",
+// "value 16 is not a float4_e2m1fn bit pattern (0..15)".
+std::string low_bits_refusal(const DataType& type, uint8_t byte);
 
 class Codec {
  public:

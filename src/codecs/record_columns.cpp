@@ -124,7 +124,7 @@ Status RecordColumns::split(ByteSource& in, uint64_t in_length,
         case Step::kCodeUnits: {
           const size_t bad = first_invalid_code_unit(scratch.out, values);
           if (bad != values) {
-            return Status(ErrorCode::kValueOutOfRange,
+            return Status(ErrorCode::kInvalidInput,
                           what + ": leaf field " + std::to_string(k) +
                               " of record " +
                               std::to_string(first + bad / c.values) + ": " +

@@ -66,6 +66,7 @@ inline const std::vector<std::string>& type_names() {
       "struct:int16,uint8", "struct:int32,uint8,float64",
       "struct:complex64,int16*3,bool", "struct:int16>,uint32<,fixed_length_utf32/8",
       "struct:uint64*40,int16", "struct:uint8,r24", "fixed_length_utf32/4",
+      "struct:int4,bool*2,uint2*3,float4_e2m1fn,fixed_length_utf32/4>,int16",
       "fixed_length_utf32/12", "struct:", "struct:int8*0", "fixed_length_utf32/6"};
   return names;
 }

@@ -117,6 +117,27 @@ std::vector<uint8_t> swap_records_by_hand(const RecordLayout& layout, bool big,
   return out;
 }
 
+// Random stored records made writable: bools 0 or 1 and string code units
+// Unicode scalar values (what an encode gives back; record_values_test.cpp
+// tests the rules themselves).
+void make_writable(const RecordLayout& layout, bool big, std::vector<uint8_t>* bytes) {
+  for (size_t r = 0; r + layout.bytes <= bytes->size(); r += layout.bytes) {
+    for (const RecordLeaf& f : layout.leaves) {
+      uint8_t* v = bytes->data() + r + f.offset;
+      const uint64_t n = f.count * f.type.component_count;
+      if (f.type.type_class == TypeClass::kBool) {
+        for (uint64_t i = 0; i < n; ++i) v[i] &= 1;
+      } else if (f.type.type_class == TypeClass::kString) {
+        const bool unit_big = f.order == FieldOrder::kBig || (f.order == FieldOrder::kCodec && big);
+        for (uint64_t i = 0; i < n; ++i) {
+          const uint32_t u = (v[4 * i] * 251u + v[4 * i + 1]) % 0xD000;
+          for (int b = 0; b < 4; ++b) v[4 * i + (unit_big ? 3 - b : b)] = static_cast<uint8_t>(u >> (8 * b));
+        }
+      }
+    }
+  }
+}
+
 TEST(RecordBytes, EveryImplementationMatchesTheRuleOnManyLayouts) {
   const char* layouts[] = {
       "struct:int16,uint8",                        // 3 bytes: period of 3 vectors
@@ -132,7 +153,8 @@ TEST(RecordBytes, EveryImplementationMatchesTheRuleOnManyLayouts) {
     for (bool big : {true, false}) {
       if (!big && t.has_byte_order()) continue;  // nothing swapped but own orders
       const uint64_t records = 5000;             // several scratch blocks
-      const std::vector<uint8_t> in = random_bytes(records * t.element_bytes(), 7);
+      std::vector<uint8_t> in = random_bytes(records * t.element_bytes(), 7);
+      make_writable(*t.record, big, &in);
       const std::vector<uint8_t> want = swap_records_by_hand(*t.record, big, in);
       for (Impl impl : implementations_under_test()) {
         BytesCodec c(d, big ? std::optional<std::string_view>("big") : std::nullopt,
@@ -179,12 +201,6 @@ TEST(Utf32Bytes, ThePagesHiExample) {
     std::vector<uint8_t> out;
     ASSERT_TRUE(decode(c, impl, stored, &out).ok());
     EXPECT_EQ(out, stored);
-    // With the spare code point withDataTypes presents: 16 bytes, last 0.
-    BytesCodec spare("fixed_length_utf32/12", "little", {1}, Presentation::kSpareCodePoint);
-    ASSERT_TRUE(decode(spare, impl, stored, &out).ok());
-    std::vector<uint8_t> want = stored;
-    want.insert(want.end(), 4, 0);
-    EXPECT_EQ(out, want);
     // Big-endian: each code unit reversed.
     BytesCodec be("fixed_length_utf32/12", "big", {1}, Presentation::kStored);
     const std::vector<uint8_t> big = {0, 0, 0, 0x48, 0, 0, 0, 0x69, 0, 0, 0, 0};
@@ -193,45 +209,78 @@ TEST(Utf32Bytes, ThePagesHiExample) {
   }
 }
 
-TEST(Utf32Bytes, RefusesCodeUnitsPastU10FFFFAndOverlongStrings) {
+TEST(Utf32Bytes, ReadsCodePointsAndWritesScalarValuesOnly) {
   BytesCodec c("fixed_length_utf32/8", "big", {2}, Presentation::kStored);
-  // Second string, second code point: 0x00110000.
+  // Second string, second code point: 0x00110000, no code point at all.
   const std::vector<uint8_t> bad = {0, 0, 0, 0x41, 0, 0, 0, 0, 0, 0, 0, 0x42, 0, 0x11, 0, 0};
   std::vector<uint8_t> out;
-  Status s = decode(c, Impl::kSimd, bad, &out);
-  EXPECT_EQ(s.code(), ErrorCode::kValueOutOfRange);
-  EXPECT_EQ(s.message(),
-            "bytes: fixed_length_utf32 of 2 code points shape [2]: code unit "
-            "0x110000 of string 1 (code point 1) is not a Unicode code point "
-            "(at most 0x10FFFF)");
-  // Encoding from the spare layout: a third code point in string 1.
-  BytesCodec spare("fixed_length_utf32/8", "little", {2}, Presentation::kSpareCodePoint);
-  const std::vector<uint8_t> three = {0x41, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                      0x42, 0, 0, 0, 0x43, 0, 0, 0, 0x44, 0, 0, 0};
-  s = encode(spare, Impl::kSimd, three, &out);
-  EXPECT_EQ(s.code(), ErrorCode::kValueOutOfRange);
-  EXPECT_EQ(s.message(),
-            "bytes: fixed_length_utf32 of 2 code points shape [2]: the string at "
-            "index 1 has more than 2 code points, the capacity of the stored type");
-  // Many strings across blocks, every implementation: big-endian code
-  // units below 2^20 (their first byte 0, the second below 0x10).
-  std::vector<uint8_t> ok = random_bytes(4 * 5 * 20000, 3);
-  for (size_t i = 0; i < ok.size(); i += 4) ok[i] = 0, ok[i + 1] &= 0x0F;
   for (Impl impl : implementations_under_test()) {
-    BytesCodec many("fixed_length_utf32/20", "big", {20000}, Presentation::kSpareCodePoint);
+    Status s = decode(c, impl, bad, &out);
+    EXPECT_EQ(s.code(), ErrorCode::kInvalidInput) << impl_name(impl);
+    EXPECT_EQ(s.message(),
+              "bytes: fixed_length_utf32 of 2 code points shape [2]: stored code "
+              "unit 0x110000 of string 1 (code point 1) is not a Unicode code "
+              "point (at most 0x10FFFF)");
+  }
+  // A surrogate is a code point: numpy stores them, so they read. It is no
+  // Unicode scalar value, so writing one is refused, as is 0x110000.
+  const std::vector<uint8_t> surrogate = {0, 0, 0xD8, 0x3D, 0, 0, 0, 0, 0, 0, 0, 0x42, 0, 0, 0, 0};
+  const std::vector<uint8_t> surrogate_le = {0x3D, 0xD8, 0, 0, 0, 0, 0, 0, 0x42, 0, 0, 0, 0, 0, 0, 0};
+  for (Impl impl : implementations_under_test()) {
+    ASSERT_TRUE(decode(c, impl, surrogate, &out).ok());
+    EXPECT_EQ(out, surrogate_le);
+    Status s = encode(c, impl, surrogate_le, &out);
+    EXPECT_EQ(s.code(), ErrorCode::kValueOutOfRange);
+    EXPECT_EQ(s.message(),
+              "bytes: fixed_length_utf32 of 2 code points shape [2]: code unit "
+              "0xD83D of string 0 (code point 0) is a surrogate (0xD800..0xDFFF), "
+              "not a Unicode scalar value");
+    const std::vector<uint8_t> past = {0x41, 0, 0, 0, 0, 0, 0, 0, 0x42, 0, 0, 0, 0, 0, 0x11, 0};
+    s = encode(c, impl, past, &out);
+    EXPECT_EQ(s.code(), ErrorCode::kValueOutOfRange);
+    EXPECT_EQ(s.message(),
+              "bytes: fixed_length_utf32 of 2 code points shape [2]: code unit "
+              "0x110000 of string 1 (code point 1) is not a Unicode code point "
+              "(at most 0x10FFFF)");
+  }
+  // Many strings across blocks, every implementation, every unit a scalar
+  // value but one near the end of each run (so the SIMD blocks and the
+  // tail both find it): big-endian units below 2^20 and outside
+  // 0xD800..0xDFFF round-trip.
+  std::vector<uint8_t> ok = random_bytes(4 * 5 * 20000, 3);
+  for (size_t i = 0; i < ok.size(); i += 4) {
+    ok[i] = 0, ok[i + 1] &= 0x0F;
+    if ((ok[i + 2] & 0xF8) == 0xD8) ok[i + 2] = 0x41;
+  }
+  for (Impl impl : implementations_under_test()) {
+    BytesCodec many("fixed_length_utf32/20", "big", {20000}, Presentation::kStored);
     std::vector<uint8_t> decoded, back;
     ASSERT_TRUE(decode(many, impl, ok, &decoded).ok());
-    ASSERT_EQ(decoded.size(), 4u * 6 * 20000);
-    for (size_t str = 0; str < 20000; str += 997) {
-      for (size_t cp = 0; cp < 5; ++cp) {
-        for (size_t b = 0; b < 4; ++b) {
-          ASSERT_EQ(decoded[4 * (6 * str + cp) + b], ok[4 * (5 * str + cp) + 3 - b]);
-        }
-      }
-      ASSERT_EQ(decoded[4 * (6 * str + 5)], 0);
+    ASSERT_EQ(decoded.size(), ok.size());
+    for (size_t i = 0; i < ok.size(); i += 4) {
+      ASSERT_EQ(decoded[i], ok[i + 3]);
+      ASSERT_EQ(decoded[i + 3], ok[i]);
     }
     ASSERT_TRUE(encode(many, impl, decoded, &back).ok());
     EXPECT_EQ(back, ok) << impl_name(impl);
+    for (size_t unit : {size_t{0}, size_t{17}, size_t{5 * 20000 - 1}, size_t{4099}}) {
+      for (uint32_t refused : {0xD800u, 0xDFFFu, 0x110000u, 0xFFFFFFFFu}) {
+        std::vector<uint8_t> one = decoded;
+        std::memcpy(&one[4 * unit], &refused, 4);
+        const Status s = encode(many, impl, one, &back);
+        ASSERT_EQ(s.code(), ErrorCode::kValueOutOfRange) << unit << " " << impl_name(impl);
+        EXPECT_NE(s.message().find("of string " + std::to_string(unit / 5) +
+                                   " (code point " + std::to_string(unit % 5) + ")"),
+                  std::string::npos)
+            << s.message();
+      }
+      // 0xDFFF + 1 and 0xD800 - 1 are characters.
+      for (uint32_t fine : {0xD7FFu, 0xE000u, 0x10FFFFu}) {
+        std::vector<uint8_t> one = decoded;
+        std::memcpy(&one[4 * unit], &fine, 4);
+        ASSERT_TRUE(encode(many, impl, one, &back).ok()) << std::hex << fine;
+      }
+    }
   }
 }
 
@@ -311,7 +360,7 @@ TEST(RecordColumns, RefusesWrongLengthsAndBadStrings) {
   EXPECT_EQ(s.message(),
             "structFields: struct of 5 bytes: 9 bytes are not a whole number of 5-byte records");
   s = columns.split(src, 10, outs, {2, 8}, testing::scratch(), Impl::kSimd);
-  EXPECT_EQ(s.code(), ErrorCode::kValueOutOfRange);
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidInput);
   EXPECT_EQ(s.message(),
             "structFields: struct of 5 bytes: leaf field 1 of record 1: code unit "
             "0x200000 (code point 0) is not a Unicode code point (at most 0x10FFFF)");

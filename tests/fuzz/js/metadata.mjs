@@ -7,6 +7,12 @@
 // from the package's code, a hang, a polluted prototype, or wasm memory
 // that keeps growing.
 //
+// A third of the runs are cases built with their outcome worked out
+// independently (reference-cases.mjs): astral and U+0000 strings, records
+// written with leaves their types cannot hold, v2 void fills, shards with
+// missing inner chunks, huge missing chunks. Each must meet the outcome
+// its reference expects, value for value.
+//
 //   node tests/fuzz/js/metadata.mjs [seconds] [seed]     (npm run fuzz runs it long)
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -17,6 +23,7 @@ import { parseLossless } from "../../../js/json/lossless.js";
 import { stringify } from "../../../js/json/stringify.js";
 import { Random } from "./random.mjs";
 import { classify, OUTCOMES, protoKeys, withTimeout } from "./outcomes.mjs";
+import { FAMILIES, referenceCase, Unexpected } from "./reference-cases.mjs";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 const SEEDS = ["v3-data-types.zarr", "v3-records.zarr", "v2-data-types.zarr", "v2-records.zarr", "v2-big-endian.zarr"];
@@ -71,7 +78,8 @@ function arraysOf(files) {
 const HOSTILE_VALUES = (r) => [
   null, true, false, 0, -0, 1, -1, 2 ** 53, 2 ** 64, -(2 ** 63), 1e308, -1e-308, 0.5, NaN, Infinity,
   "", "NaN", "Infinity", "-Infinity", "NaT", "__proto__", "constructor", "toString", "hasOwnProperty",
-  "0x7fc", "0x1ff", "0x7fc0", "AAAA", "big", "little", "x".repeat(r.int(1 << 16)),
+  "0x7fc", "0x1ff", "0x7fc0", "AAAA", "AQID", "big", "little", "x".repeat(r.int(1 << 16)),
+  "\u{1F600}", "x\u0000y", "\u{10FFFF}\u{10FFFF}", "\uD800", "a\u0000",
   [], [0], [1, 2], [[]], {}, { name: "struct" }, { name: "constructor" },
   { name: "bytes", configuration: { endian: "big" } }, { name: "packbits" }, { name: "transpose", configuration: { order: [0] } },
   "int4", "float8_e4m3", "r16", "r12", "string", "struct", "fixed_length_utf32",
@@ -164,6 +172,12 @@ function extentOf(arr) {
   return elements > 2 ** 22 || chunks > 2 ** 14 ? "huge" : "whole";
 }
 
+/** What a read gave, comparable across runs: the bytes, or the strings of an Array. */
+function valuesOf(data) {
+  if (Array.isArray(data)) return JSON.stringify(data);
+  return Buffer.from(data.buffer ?? new Uint8Array(0), data.byteOffset ?? 0, data.byteLength ?? 0).toString("hex");
+}
+
 export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = {}) {
   await ready();
   const zarritas = [zarr, await import("zarrita-0.5")];
@@ -171,6 +185,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
   const r = new Random(seed);
   const stores = SEEDS.map((name) => ({ name, files: loadStore(name) }));
   const counts = Object.fromEntries([...OUTCOMES, "zarrita unhandled rejection"].map((o) => [o, 0]));
+  for (const family of Object.keys(FAMILIES)) counts[`${family}: matched the reference`] = 0;
   // Legacy-structured warnings would flood the output.
   const warn = console.warn;
   console.warn = () => {};
@@ -181,8 +196,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
   const readValues = async (z, files, path) => {
     const store = withDataTypes(storeOf(files));
     const arr = await z.open(z.root(store).resolve(path), { kind: "array" });
-    const out = await z.get(arr);
-    return Buffer.from(out.data.buffer ?? new Uint8Array(0), out.data.byteOffset ?? 0, out.data.byteLength ?? 0).toString("hex");
+    return valuesOf((await z.get(arr)).data);
   };
   // zarrita 0.5 loads a chain's codecs eagerly and may leave that promise
   // unhandled when the read fails before it: its own error, counted; one
@@ -196,6 +210,22 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
   const end = Date.now() + seconds * 1000;
   let runs = 0;
   while (Date.now() < end) {
+    if (r.int(3) === 0) {
+      // A case with its reference (zarrita 0.7's array extension, or 0.5's refusals).
+      const z = r.pick(zarritas);
+      let outcome;
+      try {
+        const [family, met] = await withTimeout(referenceCase(r, z, { withDataTypes }, typeof z.extendStore === "function"), 20000);
+        outcome = `${family}: ${met}`;
+      } catch (error) {
+        if (error instanceof Unexpected) throw new Error(`metadata fuzzer: a reference case differed at run ${runs + 1} (seed ${seed}, zarrita ${z === zarr ? "0.7" : "0.5"}): ${error.message.slice(0, 4000)}`);
+        throw new Error(`metadata fuzzer: a reference case failed (${classify(error)}) at run ${runs + 1} (seed ${seed}): ${error?.stack}`);
+      }
+      counts[outcome] = (counts[outcome] ?? 0) + 1;
+      runs++;
+      if (unhandled) throw unhandled;
+      continue;
+    }
     const { name, files } = r.pick(stores);
     const arrays = arraysOf(files);
     const { path, meta } = r.pick(arrays);
@@ -238,7 +268,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
           const extent = extentOf(arr);
           if (extent === "unreadable") return UNREADABLE;
           const out = await z.get(arr, extent === "huge" ? arr.shape.map((d) => z.slice(0, Math.min(d, 2))) : null);
-          return Buffer.from(out.data.buffer ?? new Uint8Array(0), out.data.byteOffset ?? 0, out.data.byteLength ?? 0).toString("hex");
+          return valuesOf(out.data);
         })(),
         5000,
       );

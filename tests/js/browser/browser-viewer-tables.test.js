@@ -62,7 +62,7 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
     const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}&array=labels`);
     expect(state.error).toBeNull();
     expect(state.kind).toBe("strings");
-    expect(state.info).toMatchObject({ presented: "v2:U9", storedType: "fixed_length_utf32 (32 B)", storedShape: [8] });
+    expect(state.info).toMatchObject({ presented: "v2:object", storedType: "fixed_length_utf32 (32 B)", storedShape: [8] });
     const table = await tableOf(page);
     expect(table).toEqual([["index", "value"], ...LABELS.map((l, i) => [String(i), JSON.stringify(l)])]);
     expect(await page.textContent("#table-title")).toBe(`first ${LABELS.length} of ${LABELS.length} values`);

@@ -19,6 +19,9 @@ const be = (dataType = "uint16", shape = [10]) =>
   BytesCodec.fromConfig({ endian: "big" }, { dataType, shape });
 const nc = (shape = [13]) => NumcodecsPackBitsCodec.fromConfig({}, { dataType: "bool", shape });
 
+// A Proxy whose every trap throws: even `instanceof` runs one.
+const trapping = new Proxy({}, { getPrototypeOf: () => { throw new TypeError("trap"); }, get: () => { throw new TypeError("trap"); } });
+
 // Transferring a buffer detaches it, and every view on it becomes empty.
 function detach(value) {
   structuredClone(value.buffer ?? value, { transfer: [value.buffer ?? value] });
@@ -69,6 +72,9 @@ const TABLE = [
   ["decode of a view on a detached buffer", () => be().decode(detach(new Uint8Array(20))), "INVALID_INPUT", "bytes: decode input is on a detached ArrayBuffer (it was transferred)"],
   ["encode of data on a detached buffer", () => be().encode({ data: detach(new Uint16Array(10)) }), "INVALID_INPUT", "bytes: chunk.data is on a detached ArrayBuffer (it was transferred)"],
   ["decodeInto a detached output", () => pb({}).decodeInto(new Uint8Array(20), detach(new Uint16Array(10))), "INVALID_INPUT", "packbits: decodeInto needs a Uint16Array of 20 bytes, got a Uint16Array of 0 bytes"],
+  ["decode of a Proxy whose traps throw", () => be().decode(trapping), "INVALID_INPUT", 'bytes: reading decode input failed ("trap")'],
+  ["encode of chunk.data a Proxy whose traps throw", () => be().encode({ data: trapping }), "INVALID_INPUT", "bytes: encode needs chunk.data as a Uint16Array, got an object"],
+  ["decodeInto a Proxy whose traps throw", () => pb({}).decodeInto(new Uint8Array(20), trapping), "INVALID_INPUT", "packbits: decodeInto needs a Uint16Array of 20 bytes, got an object"],
   ["a padding byte that lies", () => pb({ padding_encoding: "last_byte", last_bit: 11 }, "uint16", [3]).decode(new Uint8Array([0, 0, 0, 0, 0, 200])), "PADDING_MISMATCH", "packbits: uint16 bits 0..11 shape [3]: the last_byte padding byte says 200 padding bits, but the data has 4"],
   // the JS surface
   ["register(null)", () => register(null), "INVALID_REGISTRY", "register: expected a codec registry (a Map such as zarr.registry), got null"],

@@ -11,12 +11,17 @@ import { ROOT } from "../support/browser.js";
 
 jest.setTimeout(120000);
 
-test("metadata fuzzer: 12 s, every outcome a clean read, the package's error or zarrita's own", () => {
+test("metadata fuzzer: 12 s, every outcome a clean read, the package's error or zarrita's own; reference cases as their references expect", () => {
   const out = execFileSync("node", ["tests/fuzz/js/metadata.mjs", "12", "20261123", "--json"], { cwd: ROOT, encoding: "utf8" });
   const { runs, counts, wasmMemoryBytes } = JSON.parse(out.trim().split("\n").pop());
   expect(runs).toBeGreaterThan(1000);
   expect(counts["read as the seed"]).toBeGreaterThan(0);
   expect(counts["package error"]).toBeGreaterThan(0);
+  // Every family of reference cases ran (a case that differs from its
+  // reference ends the run with the case's description).
+  for (const family of ["strings", "records", "void fills", "sharded missing inner chunks", "huge missing chunks"]) {
+    expect(counts[`${family}: matched the reference`]).toBeGreaterThan(0);
+  }
   expect(counts["package TypeError or RangeError"] + counts.hang + counts["wrong value"] + counts["prototype polluted"]).toBe(0);
   expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
 });

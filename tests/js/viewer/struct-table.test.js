@@ -4,9 +4,7 @@
 // first; the table keeps the declared order), int4 and bool fields (drawn
 // over their own types' ranges). The records are written as bytes by
 // hand, through withDataTypes, and read back with structFields. String
-// fields are left to the browser tests (the sample's detections): under
-// Jest's VM modules zarrita refuses the buffer structFields hands its
-// UnicodeStringArray (another realm's ArrayBuffer to its instanceof).
+// fields are left to the browser tests (the sample's detections).
 import { beforeAll, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { register, storedDataType, structFields, withDataTypes } from "../../../js/index.js";
