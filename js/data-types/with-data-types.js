@@ -28,6 +28,13 @@ import { delegate } from "./delegate.js";
 // wrappers that delegate unknown properties (zarrita 0.7's extensions do).
 export const CATALOG = Symbol.for("zarr-codecs-wasm.withDataTypes.catalog");
 
+/**
+ * A store option read (js/read/) passes with a chunk request: it fills
+ * missing chunks itself, whatever the fill, so a missing chunk of an array
+ * whose fill zarrita cannot express is no error for it.
+ */
+export const READ_FILLS_MISSING = Symbol.for("zarr-codecs-wasm.read fills missing chunks");
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -257,7 +264,8 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const at = locate(key);
     if (!at) return store.get(key, opts);
     const bytes = await store.get(at.storedKey, opts);
-    if (bytes === undefined && at.p.fillParts && !at.p.shardIndex) throw missing(at.p, at.path, at.storedKey);
+    const filledByRead = opts !== null && typeof opts === "object" && opts[READ_FILLS_MISSING] === true;
+    if (bytes === undefined && at.p.fillParts && !at.p.shardIndex && !filledByRead) throw missing(at.p, at.path, at.storedKey);
     return bytes;
   }
 
