@@ -122,7 +122,9 @@ export async function chunkDecoder(chain, array) {
       codec.dispose();
       return { unsupported: `the ${name} codec decodes ${core.decodedBytes} bytes where zarrita's container holds ${chunkBytes}` };
     }
-    return { kind: "codec", open: decompress, place: (bytes, desc, band, where) => decodeInPlace(core, bytes, desc, band, where) };
+    // The codec object itself is kept (not only its core): its collection
+    // frees the wasm instance (js/wasm/instance.js).
+    return { kind: "codec", open: decompress, place: (bytes, desc, band, where) => decodeInPlace(codec[coreOf], bytes, desc, band, where) };
   }
   if (name !== "bytes" && name !== "endian") return { unsupported: `the ${name} codec for ${array.dataType}` };
   const module = wasm();
