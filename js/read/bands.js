@@ -4,11 +4,11 @@
 // out in one piece and freed. Bands follow the chunk grid (a band never
 // splits a chunk's rows unless one row of chunks is larger than MAX_BYTES),
 // small rows of chunks are merged up to TARGET_BYTES, and at most
-// LIVE_BYTES of bands (or one band) are alive at once, so wasm memory
+// LIVE_BYTES of bands (or one larger band) are alive at once, so wasm memory
 // stays bounded whatever the read's size.
 export const TARGET_BYTES = 1 << 20;
 export const MAX_BYTES = 32 << 20;
-export const LIVE_BYTES = 32 << 20;
+export const LIVE_BYTES = 16 << 20;
 
 /**
  * @typedef {object} Band
