@@ -26,7 +26,7 @@ import { wasm } from "../wasm/load.js";
  * @typedef {object} ChunkDecoder
  * @property {"codec" | "n5" | "copy"} kind
  * @property {(bytes: Uint8Array) => Promise<unknown>} open
- * @property {(opened: unknown, desc: number, band: number, where: string) => void} place
+ * @property {(opened: unknown, desc: number, band: number, where: () => string) => void} place
  */
 
 async function loadCodec(names, configuration, meta) {

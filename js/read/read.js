@@ -248,7 +248,8 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
   }
 
   function place(c, band) {
-    const where = chunkWhere(arr, za, c.coords);
+    // Messages name the chunk; its key is made only for one.
+    const where = () => chunkWhere(arr, za, c.coords);
     try {
       if (c.kind === "fill") {
         fillInPlace(module, plan.fill, placement(c, band, null), band.at, where);
@@ -259,12 +260,12 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
         const order = storageOrder(chunkShape, stride);
         const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
         if (!order || chunkShape.some((d, i) => d !== za.chunkShape[i])) {
-          throw new ZarrCodecError("INVALID_INPUT", `${where}: zarrita gave a chunk of shape ${JSON.stringify(chunkShape)} and strides ${JSON.stringify(stride)}, not a dense chunk of shape ${JSON.stringify(za.chunkShape)}`);
+          throw new ZarrCodecError("INVALID_INPUT", `${where()}: zarrita gave a chunk of shape ${JSON.stringify(chunkShape)} and strides ${JSON.stringify(stride)}, not a dense chunk of shape ${JSON.stringify(za.chunkShape)}`);
         }
         copyInPlace(module, bytes, placement(c, band, order), band.at, where);
       }
     } catch (error) {
-      throw withWhere(error, where);
+      throw withWhere(error, where());
     }
     band.chunksLeft -= 1;
     if (--c.usesLeft === 0) c.opened = undefined;

@@ -65,10 +65,13 @@ export function describe(module, elementBytes, base, bandBytes, axes) {
   return at;
 }
 
-/** The status of a failed read call, as the package's error. */
+/**
+ * The status of a failed read call, as the package's error. `where` (a
+ * function: built only on failure) names the chunk.
+ */
 export function failure(module, where) {
   const { code, message } = module.readStatus();
-  return new ZarrCodecError(code, `${where}: ${message}`);
+  return new ZarrCodecError(code, `${where()}: ${message}`);
 }
 
 /** A codec of ours (a CoreCodec) decodes `input` straight into its place. */
