@@ -167,6 +167,11 @@ async function placeValues(arr, plan, axes, shape, chunks, out, queue, signal) {
     if (!a.dropped) outAxis[i] = outAxis.length;
   });
   let error;
+  let fail;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
   for (const c of chunks) {
     queue.add(async () => {
       try {
@@ -188,11 +193,11 @@ async function placeValues(arr, plan, axes, shape, chunks, out, queue, signal) {
         };
         walk(0, 0, 0);
       } catch (e) {
-        error ??= e;
+        if (!error) fail((error = e));
       }
     });
   }
-  await queue.onIdle();
+  await Promise.race([queue.onIdle(), failure]);
   if (error) throw error;
   signal?.throwIfAborted();
 }
@@ -224,6 +229,18 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
   }
 
   let failed;
+  // The first failure ends the read at once (as zarr.get's Promise.all
+  // does); chunks still on their way find `failed` set and stop.
+  let fail;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
+  const setFailed = (error) => {
+    if (failed) return;
+    failed = { error };
+    fail(error);
+  };
   let alive = 0;
   let next = 0;
 
@@ -335,17 +352,17 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
         signal?.throwIfAborted();
         deliver(c);
       } catch (error) {
-        failed ??= { error };
+        setFailed(error);
       }
     });
   }
   try {
     pump(); // the first bands come alive before any chunk arrives
-    await queue.onIdle();
+    await Promise.race([queue.onIdle(), failure]);
     if (failed) throw failed.error;
     signal?.throwIfAborted();
   } catch (error) {
-    failed ??= { error };
+    setFailed(error);
     throw failed.error;
   } finally {
     for (const band of bands) {
