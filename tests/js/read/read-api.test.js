@@ -286,6 +286,43 @@ describe("arrays of every origin", () => {
     expect(difference(value, await zarr.get(doubled))).toBe("");
   });
 
+  test("variable-length strings (zarrita's arrays of JS values) go through zarrita and are placed value by value", async () => {
+    // vlen-utf8 chunks by hand: a u32 count, then per string its u32
+    // length and UTF-8 bytes.
+    const strings = ["a", "", "😀x", "naïve", "z\u0000y", "end", "7", "ok"];
+    const chunk = (items) => {
+      const parts = items.map((t) => encoder.encode(t));
+      const out = new Uint8Array(4 + parts.reduce((n, p) => n + 4 + p.length, 0));
+      const view = new DataView(out.buffer);
+      view.setUint32(0, items.length, true);
+      let at = 4;
+      for (const p of parts) {
+        view.setUint32(at, p.length, true);
+        out.set(p, at + 4);
+        at += 4 + p.length;
+      }
+      return out;
+    };
+    const store = new MemoryStore();
+    store.set("/s/zarr.json", encoder.encode(JSON.stringify({
+      zarr_format: 3, node_type: "array", shape: [2, 4], data_type: "string", fill_value: "",
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [1, 3] } }, chunk_key_encoding: { name: "default" },
+      codecs: [{ name: "vlen-utf8" }],
+    })));
+    store.set("/s/c/0/0", chunk(strings.slice(0, 3)));
+    store.set("/s/c/0/1", chunk([strings[3], "pad", "pad"]));
+    store.set("/s/c/1/0", chunk(strings.slice(4, 7)));
+    store.set("/s/c/1/1", chunk([strings[7], "pad", "pad"]));
+    const arr = await zarr.open(zarr.root(store).resolve("s"), { kind: "array" });
+    const { value, taken } = await pathsTaken(() => read(arr));
+    expect(value.data).toEqual(strings);
+    expect(taken.viaZarrita).toBe(4);
+    const part = await read(arr, [1, zarr.slice(1, 4, 2)]);
+    expect(part.data).toEqual([strings[5], strings[7]]);
+    expect(difference(part, await zarr.get(arr, [1, zarr.slice(1, 4, 2)]))).toBe("");
+    await expectCodecRejection(read(arr, null, { into: new Uint8Array(8) }), "INVALID_INPUT", /^read: into must be an Array \(what zarr\.get returns for this array\), got a Uint8Array$/);
+  });
+
   test("concurrent reads of one array", async () => {
     const { arr } = await openImage();
     const selections = [null, [zarr.slice(3, 40), zarr.slice(1, 69, 2)], [7, null], [zarr.slice(0, 50, 5), 33]];
