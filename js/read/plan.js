@@ -5,6 +5,7 @@
 // how a chunk is decoded: by read itself (chunk-decoder.js), or through
 // zarrita's getChunk, with the reason.
 import { presentedOf } from "../data-types/with-data-types.js";
+import { N5_CONTAINER } from "../n5/with-n5.js";
 import { codecChain } from "./codec-chain.js";
 import { chunkDecoder } from "./chunk-decoder.js";
 import { zarritaArray } from "./zarrita-array.js";
@@ -82,10 +83,13 @@ async function makePlan(arr, signal) {
     return plan;
   }
   const rank = za.shape.length;
-  // v3's default chunk keys start with "c"; v2's (and v3's "v2" encoding)
-  // do not: ask for .zarray first there.
+  // v3's default chunk keys start with "c"; v2's do not (nor N5's, which
+  // withN5 presents as v3, nor v3's rare "v2" encoding): there .zarray is
+  // asked for first, unless the store is an N5 container. One request,
+  // and no 404 a browser would log, for the common cases.
   const key = za.chunkKey?.(new Array(rank).fill(0)) ?? "c";
-  const chain = await codecChain(arr, rank, !String(key).startsWith("c"), signal);
+  const v2First = !String(key).startsWith("c") && arr.store?.[N5_CONTAINER] !== true;
+  const chain = await codecChain(arr, rank, v2First, signal);
   if (chain.unsupported) {
     plan.viaZarrita = chain.unsupported;
     return plan;

@@ -10,7 +10,9 @@ import { beforeAll, describe, expect, test } from "@jest/globals";
 import { deflateSync } from "node:zlib";
 import * as zarr from "zarrita";
 import * as zarr05 from "zarrita-0.5";
-import { diagnostics, read, ready, register, ZarrCodecError } from "../../../js/index.js";
+import { diagnostics, read, ready, register, withN5, ZarrCodecError } from "../../../js/index.js";
+import FileSystemStore from "@zarrita/storage/fs";
+import { fixturePath } from "../support/fixtures.js";
 import { expectCodecRejection } from "../support/expect-error.js";
 import { MemoryStore, selectReference, writeArray } from "../support/hand-store.js";
 import { difference, pathsTaken } from "../support/read-compare.js";
@@ -321,6 +323,41 @@ describe("arrays of every origin", () => {
     expect(part.data).toEqual([strings[5], strings[7]]);
     expect(difference(part, await zarr.get(arr, [1, zarr.slice(1, 4, 2)]))).toBe("");
     await expectCodecRejection(read(arr, null, { into: new Uint8Array(8) }), "INVALID_INPUT", /^read: into must be an Array \(what zarr\.get returns for this array\), got a Uint8Array$/);
+  });
+
+  test("the metadata is asked for once more, in the array's own version only (no 404 a browser would log)", async () => {
+    // Every request a store sees while read plans and reads each array.
+    const logged = (store) => {
+      const keys = [];
+      return {
+        keys,
+        store: new Proxy(store, {
+          get(t, prop) {
+            if (prop === "get") return (key, opts) => (keys.push(key), t.get(key, opts));
+            const v = Reflect.get(t, prop, t);
+            return typeof v === "function" ? v.bind(t) : v;
+          },
+        }),
+      };
+    };
+    const v3 = logged(imageStore().store);
+    const n5 = logged(new FileSystemStore(fixturePath("n5-store.n5")));
+    const v2 = logged(new MemoryStore([["/b/.zarray", encoder.encode(JSON.stringify({ zarr_format: 2, shape: [4], chunks: [2], dtype: ">u2", order: "C", compressor: null, filters: null, fill_value: 0 }))]]));
+    for (const [{ keys, store }, path, asked, never] of [
+      [v3, "image", "/image/zarr.json", ".zarray"],
+      [n5, "types/uint16", "/types/uint16/attributes.json", ".zarray"],
+      [v2, "b", "/b/.zarray", "zarr.json"],
+    ]) {
+      const wrapped = store === n5.store ? withN5(store) : store;
+      const arr = await zarr.open(zarr.root(wrapped).resolve(path), { kind: "array" });
+      const opened = keys.length;
+      await read(arr);
+      const during = keys.slice(opened);
+      expect(during.filter((k) => k === asked)).toHaveLength(1);
+      expect(during.some((k) => k.endsWith(never))).toBe(false);
+      await read(arr);
+      expect(keys.slice(opened).filter((k) => k === asked)).toHaveLength(1); // the plan is kept
+    }
   });
 
   test("concurrent reads of one array", async () => {
