@@ -17,6 +17,7 @@ import { instantiate, wasm } from "../js/wasm/load.js";
 import { randomBytes as pseudoRandom } from "../tests/js/support/reference.js";
 import { chart } from "./chart.mjs";
 import { columnCases, n5Cases, presentedStringCases, recordCases, stringCases } from "./layouts.mjs";
+import { readCases } from "./read.mjs";
 import { byteswapPeers, decodePeers, encodePeers, packbitsCases, widenPeers } from "./peers.mjs";
 import { sideBySide } from "./timing.mjs";
 
@@ -468,6 +469,22 @@ for (pass = 0; pass < PASSES; pass++) {
 }
 if (!layoutsOnly) await dataTypesOverhead();
 
+// ---- end to end: whole and region reads (bench/read.mjs) ------------------------
+let reads = [];
+if (!layoutsOnly) {
+  console.log("\nEnd to end (ms, best of rounds): read | read into | zarr.get | zarrita alone, little-endian | floor | set() floor");
+  reads = await readCases(check, { quick, rounds: quick ? 3 : ROUNDS });
+  for (const r of reads) {
+    const m = r.ms;
+    if (r.op === "read") {
+      console.log(`${`${r.label}, ${r.region}`.padEnd(42)} ${[m.read, m.into, m.get, m.zarritaLE, m.floor, m.setFloor].map((v) => v.toFixed(2).padStart(8)).join(" ")}  ` +
+        `(${(m.get / m.read).toFixed(2)}x zarr.get, ${(m.read / m.floor).toFixed(2)}x the floor)`);
+    } else {
+      console.log(`${r.label}: us per chunk: read ${r.usPerChunk.read.toFixed(1)}, zarr.get of little-endian ${r.usPerChunk.getLE.toFixed(1)}, zarr.get ${r.usPerChunk.get.toFixed(1)}`);
+    }
+  }
+}
+
 // ---- goals (issues: performance, data types) ---------------------------------
 const find = (op, label, size) => results.find((r) => r.op === op && r.label === label && r.size === size);
 const goals = [];
@@ -500,6 +517,13 @@ goal("structFields >= 2x a tuned JS column split", layoutRows("structFields").ma
 goal(">U strings >= 3x zarrita's own swap", layoutRows("strings-be-decode").map((r) => r.vsPlain), (v) => v >= 3);
 goal("N5 uint16 block (256x256 and up) <= 1.3x the time of a big-endian bytes decode", layoutRows("n5-decode").map((r) => r.ofBytesBE), (v) => v <= 1.3);
 goal("N5 uint16 block >= 3x a tuned JS swap-and-transpose", layoutRows("n5-decode").map((r) => r.vsTuned), (v) => v >= 3);
+const readRows = reads.filter((r) => r.op === "read");
+goal("read >= 2x zarr.get with the package registered, every end-to-end case", readRows.map((r) => r.ms.get / r.ms.read), (v) => v >= 2);
+goal("read into, 12-bit packbits: no slower than zarrita's own get of the values stored little-endian (ratio zarrita / ours)",
+  readRows.filter((r) => r.label.startsWith("uint16 12-bit")).map((r) => r.ms.zarritaLE / r.ms.into), (v) => v >= 1);
+goal("whole reads within 1.5x of the floor", readRows.filter((r) => r.region === "whole").map((r) => r.ms.read / r.ms.floor), (v) => v <= 1.5);
+goal("per chunk, 64x64 chunks: read of packbits no slower than zarr.get of little-endian (ratio theirs / ours)",
+  reads.filter((r) => r.op === "read-per-chunk").map((r) => r.ms.getLE / r.ms.read), (v) => v >= 1);
 console.log("\nGoals");
 for (const g of goals) {
   const verdict = g.pass === null ? "n/a " : g.pass ? "met " : "MISS";
@@ -558,12 +582,22 @@ if (overheads.length) {
     md += `| ${o.label} | ${[n.decode, n.call, n.copyIn, n.kernelOnly, n.copyOut, n.rest, n.floor].map((v) => Math.round(v)).join(" | ")} |\n`;
   }
 }
+if (readRows.length) {
+  md += `\nEnd to end: a whole and a region read of a ${quick ? "1024x1024 array in 256x256" : "4096x4096 array in 512x512"} chunks, in memory (ms, best of ${ROUNDS} rounds, order rotated, GC before each). \`read\` and \`into\`: this package's read(); \`zarr.get\`: with the package registered; \`zarrita LE\`: zarrita alone, the same values stored little-endian uncompressed; floor: a fresh output filled once; set(): one set() of the output into an array made once.\n\n| case | read | into | zarr.get | zarrita LE | floor | set() | x zarr.get | x floor |\n|---|---|---|---|---|---|---|---|---|\n`;
+  for (const r of readRows) {
+    const m = r.ms;
+    md += `| ${r.label}, ${r.region} | ${[m.read, m.into, m.get, m.zarritaLE, m.floor, m.setFloor].map((v) => v.toFixed(2)).join(" | ")} | ${(m.get / m.read).toFixed(2)}x | ${(m.read / m.floor).toFixed(2)}x |\n`;
+  }
+  for (const r of reads.filter((x) => x.op === "read-per-chunk")) {
+    md += `\nPer chunk, ${r.label}: read ${r.usPerChunk.read.toFixed(1)} us, zarr.get of the same values little-endian ${r.usPerChunk.getLE.toFixed(1)} us, zarr.get of the packbits chunks ${r.usPerChunk.get.toFixed(1)} us.\n`;
+  }
+}
 if (dataTypesCost) md += `\nReading through withDataTypes (zarr.get of a ${dataTypesCost.shape.join("x")} array, chunks ${dataTypesCost.chunks.join("x")}, in memory): int8 ${dataTypesCost.ms.int8.toFixed(2)} ms; int4 presented as int8, packbits: ${dataTypesCost.int4packed.toFixed(3)}x of that; int4 presented as int8, bytes: ${dataTypesCost.int4bytes.toFixed(3)}x; int4 (packbits) against int8 stored with the same packbits bytes (withDataTypes' own cost): ${dataTypesCost.layer.toFixed(3)}x.\n`;
 const verdictOf = (g) => (g.pass === null ? "n/a" : g.pass ? "met" : "**missed**");
 md += `\nGoals:\n\n${goals.map((g) => `- ${verdictOf(g)}: ${g.goal} (${g.values.map((v) => v.toFixed(2)).join(", ")})`).join("\n")}\n`;
 
 if (!args.has("--no-write")) {
-  writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ date, machine, quick, rounds: ROUNDS, passes: PASSES, results, kernels, breakdowns, overheads, dataTypesCost, goals }, null, 1)}\n`);
+  writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ date, machine, quick, rounds: ROUNDS, passes: PASSES, results, kernels, breakdowns, overheads, dataTypesCost, reads, goals }, null, 1)}\n`);
   writeFileSync(`${root}bench/results.md`, md);
   writeFileSync(`${root}bench/chart.svg`, chart(rows, sizeNames, `zarr-codecs-wasm benchmark, ${date}, ${machine}`));
   console.log("\nwrote bench/results.json, bench/results.md, bench/chart.svg");

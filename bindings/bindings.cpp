@@ -22,6 +22,7 @@
 #include "codecs/record_columns.h"
 #include "js_io.h"
 #include "kernels/widen.h"
+#include "read_placement.h"
 
 #ifndef ZCW_ABI_VERSION
 #error "ZCW_ABI_VERSION comes from js/wasm/abi-version.js (CMakeLists.txt)"
@@ -87,6 +88,7 @@ class Counted {
   Counted& operator=(const Counted&) = delete;
 
   Outcome lastStatus() const { return to_outcome(last_); }
+  const Status& last() const { return last_; }
   double handle() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
 
  protected:
@@ -134,6 +136,20 @@ class JsCodec : public Counted {
     const uint64_t n_out = static_cast<uint64_t>(out_length);
     last_ = decoding ? codec_->decode(in, n_in, out, n_out, g_scratch, active_impl())
                      : codec_->encode(in, n_in, out, n_out, g_scratch, active_impl());
+    return last_.ok() ? 0 : 1;
+  }
+
+  // zcw_read_decode: input slot 0 decoded straight into its place in a
+  // band of read's output.
+  int place(double in_length, const Placement& placement, uint8_t* band) {
+    if (!ok()) {
+      last_ = status_of();
+      return 1;
+    }
+    JsSource in;
+    PlacingSink out(placement, band);
+    last_ = codec_->decode(in, static_cast<uint64_t>(in_length), out, placement.chunk_bytes(), g_scratch,
+                           active_impl());
     return last_.ok() ? 0 : 1;
   }
 
@@ -203,6 +219,17 @@ class JsN5BlockCodec final : public Counted {
   // zcw_n5_decode: input slot 0 the payload, slot 1 the header's shape (as
   // little-endian uint32s), slot 2 the fill's bytes; output slot 0.
   int decode(double in_length, int rank, int fill_length, double out_length) {
+    JsSink out;
+    return decode_to(in_length, rank, fill_length, out, out_length);
+  }
+
+  // zcw_read_n5: the same, straight into its place in a band of read's output.
+  int place(double in_length, int rank, int fill_length, const Placement& placement, uint8_t* band) {
+    PlacingSink out(placement, band);
+    return decode_to(in_length, rank, fill_length, out, static_cast<double>(placement.chunk_bytes()));
+  }
+
+  int decode_to(double in_length, int rank, int fill_length, ByteSink& out, double out_length) {
     if (!ok()) return fail(status_of());
     if (rank < 0 || rank > 65535 || fill_length < 0 || fill_length > 16) {
       return fail(Status(ErrorCode::kInvalidInput, "n5_default: bad call"));
@@ -213,7 +240,6 @@ class JsN5BlockCodec final : public Counted {
     JsSource(2).read(0, fill.size(), fill.data());
     const std::vector<uint64_t> block(dims32.begin(), dims32.end());
     JsSource in;
-    JsSink out;
     last_ = codec_->decode(block, fill, in, static_cast<uint64_t>(in_length), out,
                            static_cast<uint64_t>(out_length), g_workspace, active_impl());
     return last_.ok() ? 0 : 1;
@@ -340,6 +366,19 @@ bool set_implementation(const std::string& name) {
 }
 
 std::string implementation_name() { return impl_name(active_impl()); }
+
+Outcome read_outcome() { return to_outcome(read_status()); }
+
+// The read exports' common part: the placement parsed and checked, then
+// `run` (which returns a Status), its outcome kept for readStatus().
+template <typename Run>
+int with_placement(const double* desc, uint8_t* band, Run run) {
+  Placement placement;
+  Status s = parse_placement(desc, band, &placement);
+  if (s.ok()) s = run(placement);
+  read_status() = s;
+  return s.ok() ? 0 : 1;
+}
 int live_instances() { return g_live; }
 
 }  // namespace zcw::bindings
@@ -378,6 +417,40 @@ EMSCRIPTEN_KEEPALIVE int zcw_n5_encode(JsN5BlockCodec* codec, double in_length, 
 
 EMSCRIPTEN_KEEPALIVE int zcw_split_records(JsRecordColumns* columns, double in_length, int outputs) {
   return columns->split(in_length, outputs);
+}
+
+// read (js/read/): bands of the output live in wasm memory between these.
+EMSCRIPTEN_KEEPALIVE uint8_t* zcw_alloc(double bytes) {
+  if (!(bytes >= 1 && bytes <= 2147483648.0)) return nullptr;
+  return static_cast<uint8_t*>(std::malloc(static_cast<size_t>(bytes)));
+}
+
+EMSCRIPTEN_KEEPALIVE void zcw_free(uint8_t* at) { std::free(at); }
+
+EMSCRIPTEN_KEEPALIVE int zcw_read_decode(JsCodec* codec, double in_length, const double* desc, uint8_t* band) {
+  return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
+    return codec->place(in_length, p, band) == 0 ? zcw::Status::Ok() : codec->last();
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_read_n5(JsN5BlockCodec* codec, double in_length, int rank, int fill_length,
+                                     const double* desc, uint8_t* band) {
+  return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
+    return codec->place(in_length, rank, fill_length, p, band) == 0 ? zcw::Status::Ok()
+                                                                     : codec->last();
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_read_copy(double in_length, const double* desc, uint8_t* band) {
+  return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
+    return zcw::bindings::place_copy(static_cast<uint64_t>(in_length), p, band, zcw::bindings::g_scratch);
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_read_fill(double pattern_length, const double* desc, uint8_t* band) {
+  return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
+    return zcw::bindings::place_fill(static_cast<uint64_t>(pattern_length), p, band);
+  });
 }
 
 EMSCRIPTEN_KEEPALIVE int zcw_abi_version() { return ZCW_ABI_VERSION; }
@@ -448,4 +521,5 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
   function("setImplementation", &set_implementation);
   function("implementation", &implementation_name);
   function("liveInstances", &live_instances);
+  function("readStatus", &read_outcome);
 }

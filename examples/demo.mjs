@@ -2,16 +2,17 @@
 // mask with packbits; int4 weights, float8_e4m3 activations, struct
 // detections and fixed_length_utf32 labels, which zarrita cannot open by
 // itself) with zarrita and the wasm codecs into a temporary folder, reads
-// every array back through withDataTypes (the detections split into fields
-// by structFields), verifies every value against the generator's formulas,
-// reports sizes and decode speed against tuned JavaScript, and removes the
-// folder again, also when something fails.
+// every array back with read() through withDataTypes (the detections split
+// into fields by structFields), verifies every value against the
+// generator's formulas, reports sizes, each read's time beside zarr.get's
+// and decode speed against tuned JavaScript, and removes the folder again,
+// also when something fails.
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
-import { PackBitsCodec, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
+import { PackBitsCodec, read, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
 import { decodePeers, widenPeers } from "../bench/peers.mjs";
 import { sideBySide } from "../bench/timing.mjs";
 import {
@@ -61,6 +62,21 @@ function verify(name, arr, result) {
   return { ok: sameAll(got, expected), count: expected.length };
 }
 
+// Best of a few rounds of each read, alternating, in milliseconds.
+async function readTimes(arr) {
+  const best = { read: Infinity, get: Infinity };
+  for (let round = 0; round < 7; round++) {
+    for (const [name, run] of round % 2 ? [["get", () => zarr.get(arr)], ["read", () => read(arr)]] : [["read", () => read(arr)], ["get", () => zarr.get(arr)]]) {
+      const t0 = performance.now();
+      await run();
+      best[name] = Math.min(best[name], performance.now() - t0);
+    }
+  }
+  return best;
+}
+
+const ms = (v) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
+
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-demo-"));
 try {
   const store = new FileSystemStore(dir);
@@ -76,8 +92,10 @@ try {
   let allVerified = true;
   for (const name of Object.keys(ARRAYS)) {
     const arr = await zarr.open.v3(zarr.root(typed).resolve(name), { kind: "array" });
-    const result = await zarr.get(arr);
+    // read(): zarr.get's result, each chunk decoded straight into its place.
+    const result = await read(arr);
     const { ok, count } = verify(name, arr, result);
+    const times = await readTimes(arr);
     allVerified &&= ok;
     const stored = storedDataType(arr) ?? arr.dtype;
     const storedName = typeof stored === "string" ? stored : stored.name; // struct, fixed_length_utf32: object form
@@ -90,7 +108,7 @@ try {
     const codec = ARRAYS[name].codecs[0];
     console.log(`  ${name.padEnd(11)} ${type.padEnd(29)} ${`${codec.name} ${JSON.stringify(codec.configuration)}`.padEnd(25)} ` +
       `${size(packed)} stored vs ${size(presented)} as ${arr.dtype} (${(packed / presented * 100).toFixed(1)}%), ` +
-      `values verified: ${ok ? `all ${count}` : "MISMATCH"}`);
+      `values verified: ${ok ? `all ${count}` : "MISMATCH"}; read ${ms(times.read)} (zarr.get ${ms(times.get)})`);
   }
 
   // Decode speed on one chunk of each kind, against tuned JavaScript (lookup
@@ -110,7 +128,7 @@ try {
     console.log(`  decode a ${CHUNKS.join("x")} ${label}: wasm ${(wasm / 1000).toFixed(1)} us (${(bytes / wasm).toFixed(2)} GB/s), ` +
       `tuned JS ${(js / 1000).toFixed(1)} us: ${(js / wasm).toFixed(1)}x`);
   }
-  console.log("  (best of 15 interleaved rounds; `npm run bench` measures every case and size)");
+  console.log("  (reads: best of 7 alternating rounds, from the folder; decodes: best of 15 interleaved rounds; `npm run bench` measures every case and size)");
   console.log("viewer: `npm run viewer` serves examples/viewer/ and prints its URL (any array of the store, e.g. ?array=weights or ?array=detections)");
   if (!allVerified) process.exitCode = 1;
 } finally {

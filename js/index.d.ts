@@ -401,6 +401,83 @@ export interface StructFields {
  */
 export function structFields(result: Chunk<BufferBacked>, arr: { readonly store?: unknown; readonly path?: string | undefined }): StructFields;
 
+// ---- read ------------------------------------------------------------------
+
+/** A slice as zarr.slice(start, stop, step) makes it (any zarrita version). */
+export interface SliceLike {
+  start: number | null;
+  stop: number | null;
+  step: number | null;
+}
+
+/** Per axis: an index, null (the whole axis) or a slice; as zarr.get takes it. */
+export type SelectionEntry = number | null | SliceLike;
+
+/**
+ * An array read takes: a zarrita Array of 0.5, 0.6 or 0.7, as zarr.open
+ * gives it (plain, withDataTypes, withN5, consolidated). Only what the type
+ * of the result needs is named: `T` is zarrita's container for the array's
+ * data type (what zarr.get's data is).
+ */
+export interface ReadableArray<T = unknown> {
+  readonly shape: number[];
+  readonly chunks: number[];
+  getChunk(chunkCoords: number[], ...rest: any[]): Promise<{ data: T; shape: number[]; stride: number[] }>;
+}
+
+/** An AbortSignal (DOM's or Node's), by what read uses of it. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  throwIfAborted?(): void;
+}
+
+/** What read's options are: zarr.get's, and `into`. */
+export interface ReadOptions<T = unknown> {
+  /**
+   * Where to put the values: the container zarr.get would return for this
+   * array (a Uint16Array for uint16, zarrita's BoolArray for bool, ...),
+   * exactly the selection's length. Filled in C order and returned as
+   * `data`; the wrong length or container is refused and nothing is written.
+   */
+  into?: T | undefined;
+  signal?: AbortSignalLike | undefined;
+  /** A queue for the chunk fetches (zarrita's own option): all at once by default. */
+  createQueue?: (() => { add(fn: () => Promise<void>): void; onIdle(): Promise<unknown> }) | undefined;
+  /** The output on a SharedArrayBuffer (cross-origin isolated pages). */
+  useSharedArrayBuffer?: boolean | undefined;
+  /** Store options passed to every chunk request. */
+  opts?: { signal?: AbortSignalLike | undefined; [option: string]: unknown } | undefined;
+}
+
+/** One value of a container: what zarr.get returns for a selection of integers only. */
+export type ValueOf<T> = T extends { get(index: number): infer V } ? V : T extends ArrayLike<infer V> ? V : never;
+
+/**
+ * zarr.get's result, with each chunk decoded straight into its place:
+ * `{ data, shape, stride }` (C order), or one value where every axis is
+ * an integer. The same values, containers and fills as zarr.get.
+ */
+export function read<T, Sel extends SelectionEntry[] = SelectionEntry[]>(
+  arr: ReadableArray<T>,
+  selection?: Sel | null,
+  options?: ReadOptions<T>,
+): Promise<null extends Sel[number] ? Chunk<T> : SliceLike extends Sel[number] ? Chunk<T> : ValueOf<T>>;
+
+/** How many chunks read() placed by each path (diagnostics().reads()). */
+export interface ReadCounts {
+  /** Decoded in place by the package's codecs (big-endian bytes, packbits, presented types). */
+  decoded: number;
+  /** N5 blocks decoded in place. */
+  n5: number;
+  /** Little-endian bytes copied into place. */
+  copied: number;
+  /** Missing chunks, filled in place. */
+  filled: number;
+  /** Decoded by zarrita's getChunk (what read does not decode itself), then placed. */
+  viaZarrita: number;
+}
+
 // ---- widening --------------------------------------------------------------
 
 /**
@@ -438,6 +515,8 @@ export interface Diagnostics {
   liveInstances(): number;
   /** Bytes of wasm memory (it grows, never shrinks). */
   wasmMemoryBytes(): number;
+  /** How many chunks read() has placed by each path in this realm (the fast path's share). */
+  reads(): ReadCounts;
   /** Runs `codec`'s kernel on one scratch block `repetitions` times, nothing copied in or out (to time the kernel alone). */
   runKernel(codec: BytesCodec | PackBitsCodec | NumcodecsPackBitsCodec, direction: "decode" | "encode", repetitions: number): void;
 }

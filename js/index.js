@@ -6,6 +6,7 @@ import { readyWith } from "./wasm/load.js";
 import { inlineWasm } from "./wasm/inline.js";
 import { registerUsing } from "./zarrita/register.js";
 import { withDataTypesUsing } from "./data-types/with-data-types.js";
+import { readUsing } from "./read/read.js";
 
 export * from "./exports.js";
 
@@ -27,4 +28,9 @@ export function register(registry) {
 /** withDataTypes(store, { floats }): see data-types/with-data-types.js. */
 export function withDataTypes(store, options) {
   return withDataTypesUsing(store, options, ready);
+}
+
+/** read(arr, selection, { into }): see read/read.js and docs/read.md. */
+export function read(arr, selection, options) {
+  return readUsing(arr, selection, options, ready);
 }

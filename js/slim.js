@@ -7,6 +7,7 @@ import { ZarrCodecError } from "./errors.js";
 import { readyWith } from "./wasm/load.js";
 import { registerUsing } from "./zarrita/register.js";
 import { withDataTypesUsing } from "./data-types/with-data-types.js";
+import { readUsing } from "./read/read.js";
 
 export * from "./exports.js";
 
@@ -34,4 +35,8 @@ export function register(registry) {
 
 export function withDataTypes(store, options) {
   return withDataTypesUsing(store, options, ready);
+}
+
+export function read(arr, selection, options) {
+  return readUsing(arr, selection, options, ready);
 }

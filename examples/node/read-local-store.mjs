@@ -1,7 +1,8 @@
 // Reading a local Zarr store in a Node script: zarrita's filesystem store
 // through withDataTypes, so that zarrita opens every data type (int4,
 // float8, struct records, fixed-length strings), with the wasm codecs
-// registered. One summary per array.
+// registered, each array read with read() (zarr.get's result, every chunk
+// decoded straight into its place). One summary per array.
 //
 //   node examples/node/read-local-store.mjs [path/to/store.zarr | --sample] [array ...]
 //
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
-import { register, storedDataType, structFields, withDataTypes } from "zarr-codecs-wasm";
+import { read, register, storedDataType, structFields, withDataTypes } from "zarr-codecs-wasm";
 import { dataTypeName } from "../data-type-name.mjs";
 import { writeSampleStore } from "../sample-store.mjs";
 
@@ -71,7 +72,7 @@ function summarizeStrings(data) {
 async function summarizeNumbers(arr, data) {
   // A region of a 2-D array: rows 100..109, columns 200..209.
   if (arr.shape.length === 2 && arr.shape[0] >= 110 && arr.shape[1] >= 210) {
-    const region = await zarr.get(arr, [zarr.slice(100, 110), zarr.slice(200, 210)]);
+    const region = await read(arr, [zarr.slice(100, 110), zarr.slice(200, 210)]);
     console.log(`  region [100:110, 200:210], first row: ${Array.from({ length: 10 }, (_, i) => Number(at(region.data, i))).join(" ")}`);
   }
   // Statistics of the finite values; NaN and infinities counted apart.
@@ -101,9 +102,9 @@ async function summarize(typed, name) {
   const record = Array.isArray(stored) || stored?.name === "struct" || stored?.name === "structured";
   const shape = record ? arr.shape.slice(0, -1) : arr.shape; // a record's bytes are the last dimension
   const chunks = record ? arr.chunks.slice(0, -1) : arr.chunks;
-  const read = stored === undefined ? "" : record ? ` (read as uint8, ${arr.shape.at(-1)} bytes a record)` : ` (read as ${arr.dtype})`;
-  console.log(`${name}: ${dataTypeName(stored ?? arr.dtype)}${read} ${shape.join("x")}, chunks ${chunks.join("x")}`);
-  const result = await zarr.get(arr);
+  const readAs = stored === undefined ? "" : record ? ` (read as uint8, ${arr.shape.at(-1)} bytes a record)` : ` (read as ${arr.dtype})`;
+  console.log(`${name}: ${dataTypeName(stored ?? arr.dtype)}${readAs} ${shape.join("x")}, chunks ${chunks.join("x")}`);
+  const result = await read(arr);
   if (record) summarizeStruct(arr, result);
   else if (typeof at(result.data, 0) === "string") summarizeStrings(result.data);
   else await summarizeNumbers(arr, result.data);

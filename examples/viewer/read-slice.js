@@ -1,11 +1,11 @@
-// Reads what the viewer shows of an array, through zarrita with
-// withDataTypes (and withN5 for N5 containers), and times the decode of
+// Reads what the viewer shows of an array with read(), through zarrita
+// with withDataTypes (and withN5 for N5 containers), and times the decode of
 // each chunk under it. The page and the worker (bundled by
 // scripts/build-viewer-worker.mjs) run this same module, so the two modes
 // differ only in where the wasm runs. What it returns is plain data: it
 // crosses postMessage.
 import * as zarr from "zarrita";
-import { register, storedDataType, structFields } from "zarr-codecs-wasm";
+import { read, register, storedDataType, structFields } from "zarr-codecs-wasm";
 import { dataTypeName } from "../data-type-name.mjs";
 import { codecChain, findPackBits } from "./describe.js";
 import { openStore, storedMetadata } from "./open-store.js";
@@ -66,7 +66,7 @@ async function timeChunks(arr, selection) {
   return chunkMs;
 }
 
-// zarr.get returns a 0-d array's value itself: as a one-element result.
+// read (as zarr.get) returns a 0-d array's value itself: as a one-element result.
 function asResult(got) {
   if (got !== null && typeof got === "object" && "data" in got) return got;
   const data = typeof got === "bigint" ? BigInt64Array.of(got)
@@ -102,7 +102,7 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   const presentedAs = storedDataType(arr); // undefined where zarrita reads the type itself
   const record = isRecord(presentedAs);
   const { selection, height, width } = sliceOf(arr.shape, storedShape.length, { wholeTrailing: record });
-  const result = asResult(await zarr.get(arr, selection));
+  const result = asResult(await read(arr, selection)); // zarr.get's result, chunks decoded into place
   const chunkMs = await timeChunks(arr, selection);
 
   // The array index of the k-th element of the slice: the slice's own

@@ -35,6 +35,15 @@ const MODES = new Map([[0, "default"], [1, "varlength"], [2, "object"]]);
 const UNKNOWN_FILL = new Uint8Array(0);
 const decodeNow = Symbol("decode a block without a compressor, synchronously");
 
+/**
+ * Internal (read, js/read/): a block as read places it, in two steps. The
+ * first, async, parses the header and runs the compressor; the second,
+ * synchronous, decodes the payload straight into its place in a band of
+ * the output (bindings/read_placement.h).
+ */
+export const OPEN_BLOCK = Symbol("n5_default: a block's header and payload");
+export const PLACE_BLOCK = Symbol("n5_default: a block decoded into its place");
+
 /** Internal (the benchmark): a block of a codec without compressor, decoded at once. */
 export function decodeBlockNow(codec, block) {
   return codec[decodeNow](block);
@@ -207,6 +216,33 @@ export class N5DefaultCodec {
       throw this.#blockError(input, code, message.replace(/^n5_default: /, ""));
     }
     return { data, shape: this.#shape, stride: this.#stride };
+  }
+
+  /** read: the block's shape and decompressed payload. */
+  async [OPEN_BLOCK](input) {
+    const { shape, payload } = this.#header(input);
+    const inner = await this.#innerCodec();
+    const data = inner ? bytesOf("n5_default", "the decompressed block", await inner.decode(payload)) : payload;
+    return { input, shape, payload: data };
+  }
+
+  /** read: an opened block decoded into its place (`desc`, `band`). */
+  [PLACE_BLOCK](block, desc, band) {
+    const { input, shape, payload } = block;
+    const fill = this.#fill ?? (hasOwn(input, N5_BLOCK) ? this.#zeroFill : UNKNOWN_FILL);
+    const core = this.#core;
+    void core.live;
+    const failed = callWithSlots(
+      core.module,
+      "_zcw_read_n5",
+      [payload, new Uint8Array(shape.buffer), fill],
+      [],
+      [core.handle, payload.length, shape.length, fill.length, desc, band],
+    );
+    if (failed) {
+      const { code, message } = core.module.readStatus();
+      throw this.#blockError(input, code, message.replace(/^(read: )?n5_default: /, ""));
+    }
   }
 
   /** A block without a compressor, decoded synchronously (the benchmark). */

@@ -14,6 +14,13 @@ import { delegate } from "../data-types/delegate.js";
 import { isN5Array, n5ArrayMetadata, n5GroupMetadata } from "./attributes.js";
 import { N5_BLOCK } from "./n5-default-codec.js";
 
+/**
+ * Set on every withN5 store (and seen through wrappers that delegate):
+ * its arrays' metadata is zarr.json (v3 with N5's "/" chunk keys), so a
+ * reader that asks for it again (read) asks for nothing else.
+ */
+export const N5_CONTAINER = Symbol.for("zarr-codecs-wasm.withN5");
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -61,7 +68,7 @@ export function withN5(store) {
     return store.set(key, value);
   }
 
-  const overrides = { get };
+  const overrides = { get, [N5_CONTAINER]: true };
   if (typeof store.set === "function") overrides.set = set;
   return delegate(store, overrides);
 }

@@ -8,6 +8,7 @@
 import { coreOf } from "../codecs/wasm-codec.js";
 import { describe, ZarrCodecError } from "../errors.js";
 import { wasm } from "./load.js";
+import { readCounts } from "../read/read-counts.js";
 
 const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
 
@@ -29,6 +30,13 @@ export function diagnostics() {
     },
     /** C++ codec instances alive (codecs not yet collected or disposed). */
     liveInstances: () => m.liveInstances(),
+    /**
+     * How many chunks read() has placed by each path in this realm:
+     * decoded in place by the package's codecs, N5 blocks, copied
+     * (little-endian bytes), filled (missing chunks), and through
+     * zarrita's getChunk (what read does not decode itself).
+     */
+    reads: () => readCounts(),
     /** Bytes of wasm memory (it grows, never shrinks). */
     wasmMemoryBytes: () => m.HEAPU8.length,
     /**

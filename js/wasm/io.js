@@ -29,12 +29,12 @@ export function attachIo(module) {
  * @param {Uint8Array} input
  * @param {Uint8Array | null} output
  */
-export function callWithIo(module, exportName, input, output, a, b, c) {
+export function callWithIo(module, exportName, input, output, a, b, c, d) {
   const io = module.zcwIo;
   io.inputs[0] = input;
   io.outputs[0] = output;
   try {
-    return module[exportName](a, b, c);
+    return module[exportName](a, b, c, d);
   } finally {
     // Emptied in place: shrinking the arrays' length costs more per call.
     io.inputs[0] = undefined;

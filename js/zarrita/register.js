@@ -26,7 +26,15 @@ const V2_UNICODE = /^v2:U([1-9][0-9]{0,6})$/;
  * v2 fixed-width strings (v2:U6) are fixed_length_utf32.
  */
 function wasmType(meta) {
-  const spec = meta?.dataType ?? meta?.data_type;
+  return coreDataType(meta?.dataType ?? meta?.data_type);
+}
+
+/**
+ * The data type the core reads for a data type as zarrita names it
+ * (parsed; as given where it is malformed), or undefined where it is
+ * zarrita's own: see wasmType. read builds its codecs with it too.
+ */
+export function coreDataType(spec) {
   const unicode = typeof spec === "string" ? V2_UNICODE.exec(spec) : null;
   if (unicode) return { name: "fixed_length_utf32", configuration: { length_bytes: 4 * Number(unicode[1]) } };
   if (typeof spec === "string" && /^(v2:|string$)/.test(spec)) return undefined;
@@ -149,6 +157,6 @@ export function registerUsing(registry, ensureReady) {
   registry.set(STORED_CODEC, stored);
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.
   registry.set(`numcodecs.${STORED_CODEC}`, stored);
-  markRegistered();
+  markRegistered(registry);
   return registry;
 }

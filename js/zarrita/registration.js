@@ -7,9 +7,18 @@
 import { ZarrCodecError } from "../errors.js";
 
 let registered = false;
+// The registries register() extended, in order: read takes the bytes ->
+// bytes codecs (gzip, zstd, blosc, ...) of a chain from them.
+const registries = [];
 
-export function markRegistered() {
+export function markRegistered(registry) {
   registered = true;
+  if (registry && !registries.includes(registry)) registries.push(registry);
+}
+
+/** The registries register() extended, first first. */
+export function registeredRegistries() {
+  return registries;
 }
 
 /** Throws NOT_REGISTERED unless register() has run. */

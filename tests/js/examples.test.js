@@ -21,7 +21,7 @@ test("npm run demo's script verifies every value and reports sizes and speed", (
   // 64 records of 4 + 4 + 2 + 32 bytes, stored and presented alike
   expect(out).toMatch(/detections +struct -> uint8 +bytes \{"endian":"little"\} +2688 B stored vs +2688 B as uint8 \(100\.0%\), values verified: all 64 records \(x, y, score, label\)/);
   // 8 strings of 32 bytes stored; presented as JavaScript strings: 50 UTF-16 units (🦠 takes two), 2 bytes each
-  expect(out).toMatch(/labels +fixed_length_utf32 -> v2:object +bytes \{"endian":"little"\} +256 B stored vs +100 B as v2:object \(256\.0%\), values verified: all 8\n/);
+  expect(out).toMatch(/labels +fixed_length_utf32 -> v2:object +bytes \{"endian":"little"\} +256 B stored vs +100 B as v2:object \(256\.0%\), values verified: all 8; read [\d.]+ ms \(zarr\.get [\d.]+ ms\)\n/);
   expect(out).toMatch(/decode a 128x128 12-bit image chunk: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
   expect(out).toMatch(/decode a 128x128 float8_e4m3 chunk to float32: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
   expect(out).toContain("npm run viewer");

@@ -1,0 +1,132 @@
+// How read turns one chunk's stored bytes into its place in the output,
+// for an array whose codec chain it decodes itself (codec-chain.js): the
+// bytes -> bytes codecs first (gzip, zstd, blosc, crc32c, ... from the
+// registry register() extended, as zarrita runs them), then, placed
+// straight into a band of the output in wasm:
+//   "codec": the package's array -> bytes codecs (big-endian bytes,
+//            packbits, withDataTypes' stored codec) decode into place;
+//   "n5":    an n5_default block, its header parsed, decoded into place;
+//   "copy":  bytes already as zarrita would present them (little-endian
+//            bytes, one-byte types) are copied into place.
+// Two steps per chunk: `open` (async: the bytes -> bytes codecs, an N5
+// block's compressor) when the bytes arrive, and `place` (synchronous)
+// into each band the chunk reaches.
+import { BytesCodec } from "../codecs/bytes.js";
+import { PackBitsCodec } from "../codecs/packbits.js";
+import { coreOf } from "../codecs/wasm-codec.js";
+import { ZarrCodecError, describe as describeValue } from "../errors.js";
+import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK } from "../n5/n5-default-codec.js";
+import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
+import { coreDataType } from "../zarrita/register.js";
+import { registeredRegistries } from "../zarrita/registration.js";
+import { copyInPlace, decodeInPlace } from "./wasm-placement.js";
+import { wasm } from "../wasm/load.js";
+
+/**
+ * @typedef {object} ChunkDecoder
+ * @property {"codec" | "n5" | "copy"} kind
+ * @property {(bytes: Uint8Array) => Promise<unknown>} open
+ * @property {(opened: unknown, desc: number, band: number, where: () => string) => void} place
+ */
+
+async function loadCodec(names, configuration, meta) {
+  for (const registry of registeredRegistries()) {
+    for (const name of names) {
+      const load = registry.get(name);
+      if (typeof load !== "function") continue;
+      const Codec = await load();
+      return { name, codec: Codec.fromConfig(configuration ?? {}, meta) };
+    }
+  }
+  return undefined;
+}
+
+function asBytes(value, what) {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw new ZarrCodecError("INVALID_INPUT", `read: ${what} returned ${describeValue(value)}, not bytes`);
+}
+
+/**
+ * The bytes -> bytes codecs of a chain, loaded; undefined where one is in
+ * no registry register() extended (then zarrita reads the array).
+ */
+async function bytesCodecs(chain, meta) {
+  const out = [];
+  for (const { names, configuration } of chain.bytesToBytes) {
+    const loaded = await loadCodec(names, configuration, meta);
+    if (!loaded) return undefined;
+    out.push(loaded);
+  }
+  return out;
+}
+
+// The array -> bytes step for the package's streaming codecs.
+function arrayToBytesCodec(chain, meta) {
+  const { name, configuration } = chain.arrayToBytes;
+  if (name === STORED_CODEC) return storedCodec({}).fromConfig(configuration, meta);
+  const dataType = coreDataType(meta.dataType);
+  if (dataType === undefined) return undefined;
+  if (name === "packbits") return new PackBitsCodec(configuration, { ...meta, dataType });
+  // bytes (and its legacy name endian): little-endian data needs no codec.
+  const endian = configuration?.endian;
+  const codec = endian === "big" ? new BytesCodec(configuration, { ...meta, dataType }) : undefined;
+  if (codec && codec[coreOf].decodeIsCopy) {
+    codec.dispose();
+    return undefined;
+  }
+  return codec;
+}
+
+/**
+ * @param {import("./codec-chain.js").Chain} chain
+ * @param {{dataType: string, chunkShape: number[], elementBytes: number, fillValue: unknown}} array
+ * @returns {Promise<ChunkDecoder | {unsupported: string}>}
+ */
+export async function chunkDecoder(chain, array) {
+  const meta = {
+    dataType: array.dataType,
+    data_type: array.dataType,
+    shape: array.chunkShape,
+    codecs: undefined,
+    fillValue: array.fillValue,
+  };
+  const compressors = await bytesCodecs(chain, meta);
+  if (!compressors) return { unsupported: "a bytes -> bytes codec in no registry register() extended" };
+  const decompress = async (bytes) => {
+    for (let i = compressors.length - 1; i >= 0; i--) {
+      const { name, codec } = compressors[i];
+      try {
+        bytes = asBytes(await codec.decode(bytes), name);
+      } catch (cause) {
+        if (cause instanceof ZarrCodecError) throw cause;
+        throw new ZarrCodecError("CODEC_FAILED", `read: the ${name} codec failed: ${cause?.message ?? describeValue(cause)}`, { cause });
+      }
+    }
+    return bytes;
+  };
+  const chunkBytes = array.chunkShape.reduce((a, b) => a * b, 1) * array.elementBytes;
+  const { name } = chain.arrayToBytes;
+  if (name === "n5_default") {
+    const n5 = new N5DefaultCodec(chain.arrayToBytes.configuration, meta, { registry: registeredRegistries()[0] });
+    return {
+      kind: "n5",
+      open: async (bytes) => n5[OPEN_BLOCK](await decompress(bytes)),
+      place: (block, desc, band) => n5[PLACE_BLOCK](block, desc, band),
+    };
+  }
+  const codec = arrayToBytesCodec(chain, meta);
+  if (codec) {
+    const core = codec[coreOf];
+    if (core.decodedBytes !== chunkBytes) {
+      codec.dispose();
+      return { unsupported: `the ${name} codec decodes ${core.decodedBytes} bytes where zarrita's container holds ${chunkBytes}` };
+    }
+    // The codec object itself is kept (not only its core): its collection
+    // frees the wasm instance (js/wasm/instance.js).
+    return { kind: "codec", open: decompress, place: (bytes, desc, band, where) => decodeInPlace(codec[coreOf], bytes, desc, band, where) };
+  }
+  if (name !== "bytes" && name !== "endian") return { unsupported: `the ${name} codec for ${array.dataType}` };
+  const module = wasm();
+  return { kind: "copy", open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+}

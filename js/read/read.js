@@ -1,0 +1,373 @@
+// read(arr, selection, { into, signal, ... }): zarr.get's result, with each
+// chunk decoded straight into its place in the output (docs/read.md).
+//
+// The output is filled band by band (bands.js): a band of whole output rows
+// lives in wasm memory, every chunk that reaches it is decoded into it by
+// the core (chunk-decoder.js: the package's codecs, N5 blocks, little-endian
+// bytes copied, missing chunks filled), and the band is copied out in one
+// piece. Chunks are fetched all at once, as zarrita does (or through the
+// caller's createQueue), and placed as they arrive. What read does not
+// decode itself goes through zarrita's own getChunk and is placed the same
+// way, so read reads every array zarr.get reads.
+import { describe, tagOf, withArticle, ZarrCodecError } from "../errors.js";
+import { FILLS_MISSING } from "../data-types/array-extension.js";
+import { cOrderStrides } from "../codecs/chunk.js";
+import { wasm } from "../wasm/load.js";
+import { bandsOf, layBands, LIVE_BYTES } from "./bands.js";
+import { planOf } from "./plan.js";
+import { countRead } from "./read-counts.js";
+import { outputShape, resolveSelection } from "./selection.js";
+import { allocateBand, copyBandOut, copyInPlace, describe as describePlacement, fillInPlace, freeBand } from "./wasm-placement.js";
+
+const product = (values) => values.reduce((a, b) => a * b, 1);
+
+function allQueue() {
+  const promises = [];
+  return { add: (fn) => promises.push(fn()), onIdle: () => Promise.all(promises) };
+}
+
+function signalOf(options) {
+  const a = options.signal;
+  const b = options.opts?.signal;
+  if (a && b && typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
+  return a ?? b;
+}
+
+function checkOptions(options) {
+  if (options === null || typeof options !== "object") {
+    throw new ZarrCodecError("INVALID_INPUT", `read: options must be an object, got ${describe(options)}`);
+  }
+}
+
+// A fresh output as zarr.get makes it (on a SharedArrayBuffer if asked).
+function newOutput(Container, size, shared) {
+  if (!shared) return new Container(size);
+  if (typeof SharedArrayBuffer !== "function") {
+    throw new ZarrCodecError("INVALID_INPUT", "read: useSharedArrayBuffer needs SharedArrayBuffer (a cross-origin isolated page)");
+  }
+  const sample = new Container(0);
+  if (typeof sample.BYTES_PER_ELEMENT !== "number") return new Container(size);
+  return new Container(new SharedArrayBuffer(size * sample.BYTES_PER_ELEMENT), 0, size);
+}
+
+// `into` must be what zarr.get would return for this array: its container
+// (zarrita's class for bool and strings, with the same width), exactly the
+// selection's length.
+function checkInto(into, Container, size) {
+  const sample = new Container(0);
+  const expected = Array.isArray(sample) ? "an Array" : withArticle(sample.constructor?.name ?? tagOf(sample));
+  let ok;
+  try {
+    ok = Array.isArray(sample)
+      ? Array.isArray(into)
+      : into instanceof Container && (sample.chars === undefined || into.chars === sample.chars);
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const width = sample.chars !== undefined ? ` of ${sample.chars} characters` : "";
+    throw new ZarrCodecError("INVALID_INPUT", `read: into must be ${expected}${width} (what zarr.get returns for this array), got ${describe(into)}`);
+  }
+  if (into.length !== size) {
+    throw new ZarrCodecError("INVALID_INPUT", `read: into must hold exactly the selection's ${size} elements, got ${into.length}`);
+  }
+}
+
+// Storage order of a chunk zarrita decoded: its axes by decreasing stride
+// (a transposed chunk's are permuted), checked to be dense.
+function storageOrder(shape, stride) {
+  const order = shape.map((_, i) => i).sort((a, b) => stride[b] - stride[a] || a - b);
+  let step = 1;
+  for (let j = order.length - 1; j >= 0; j--) {
+    const axis = order[j];
+    if (shape[axis] > 1 && stride[axis] !== step) return undefined;
+    step *= shape[axis];
+  }
+  return order;
+}
+
+function chunkWhere(arr, za, coords) {
+  const key = za.chunkKey ? za.chunkKey(coords) : `[${coords.join(", ")}]`;
+  return `read: chunk ${key} of array ${arr.path ?? "/"}`;
+}
+
+function withWhere(error, where) {
+  if (!(error instanceof ZarrCodecError) || error.message.startsWith(where)) return error;
+  return new ZarrCodecError(error.code, `${where}: ${error.message.replace(/^read: /, "")}`, { cause: error.cause ?? error });
+}
+
+/**
+ * @param {object} arr a zarrita Array
+ * @param {unknown} [selection]
+ * @param {{into?: unknown, signal?: AbortSignal, createQueue?: () => {add: Function, onIdle: Function},
+ *   useSharedArrayBuffer?: boolean, opts?: object}} [options]
+ * @param {() => Promise<void>} ensureReady the entry's ready()
+ */
+export async function readUsing(arr, selection = null, options = {}, ensureReady) {
+  checkOptions(options);
+  const signal = signalOf(options);
+  signal?.throwIfAborted();
+  await ensureReady();
+  const plan = await planOf(arr, signal);
+  const { za } = plan;
+  const axes = resolveSelection(selection, za.shape, za.chunkShape);
+  const shape = outputShape(axes);
+  const into = options.into;
+  const storeOptions = { ...(options.opts ?? {}), signal, [FILLS_MISSING]: true };
+  if (shape.length === 0) {
+    if (into !== undefined) {
+      throw new ZarrCodecError("INVALID_INPUT", "read: a selection of integers only gives one value, which read returns as it is; into needs a region");
+    }
+    return readScalar(arr, za, axes, signal);
+  }
+  const size = product(shape);
+  if (into !== undefined) checkInto(into, plan.Container, size);
+  const out = into ?? newOutput(plan.Container, size, options.useSharedArrayBuffer === true);
+  const result = { data: out, shape, stride: cOrderStrides(shape) };
+  if (size === 0) return result;
+  const chunks = chunksOf(axes);
+  const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
+  if (plan.elementBytes === 0) {
+    await placeValues(arr, plan, axes, shape, chunks, out, queue, signal);
+    return result;
+  }
+  await placeBands(arr, plan, axes, shape, chunks, out, queue, signal, storeOptions);
+  return result;
+}
+
+// Every chunk the selection touches: its coordinates and, per axis, what
+// it gives (selection.js).
+function chunksOf(axes) {
+  const out = [];
+  const index = new Array(axes.length).fill(0);
+  if (axes.some((a) => a.chunks.length === 0)) return out;
+  while (true) {
+    out.push({ coords: axes.map((a, i) => a.chunks[index[i]].chunk), mapping: axes.map((a, i) => a.chunks[index[i]]) });
+    let i = axes.length - 1;
+    while (i >= 0 && ++index[i] === axes[i].chunks.length) index[i--] = 0;
+    if (i < 0) return out;
+  }
+}
+
+// One value (every axis an integer): zarr.get returns it as it is.
+async function readScalar(arr, za, axes, signal) {
+  const coords = axes.map((a) => a.chunks[0].chunk);
+  const chunk = await za.getChunk(coords, { signal });
+  countRead("viaZarrita");
+  const at = axes.reduce((sum, a, i) => sum + a.chunks[0].from * chunk.stride[i], 0);
+  return typeof chunk.data.get === "function" ? chunk.data.get(at) : chunk.data[at];
+}
+
+// Outputs of JavaScript values (zarrita's Arrays): each chunk through
+// getChunk, its values placed one by one.
+async function placeValues(arr, plan, axes, shape, chunks, out, queue, signal) {
+  const outStride = cOrderStrides(shape);
+  const outAxis = [];
+  axes.forEach((a, i) => {
+    if (!a.dropped) outAxis[i] = outAxis.length;
+  });
+  let error;
+  let fail;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
+  for (const c of chunks) {
+    queue.add(async () => {
+      try {
+        if (error) return;
+        signal?.throwIfAborted();
+        const chunk = await plan.za.getChunk(c.coords, { signal });
+        countRead("viaZarrita");
+        const get = typeof chunk.data.get === "function" ? (i) => chunk.data.get(i) : (i) => chunk.data[i];
+        const walk = (axis, src, dst) => {
+          if (axis === axes.length) {
+            out[dst] = get(src);
+            return;
+          }
+          const m = c.mapping[axis];
+          const os = axes[axis].dropped ? 0 : outStride[outAxis[axis]];
+          for (let k = 0; k < m.count; k++) {
+            walk(axis + 1, src + (m.from + k * m.step) * chunk.stride[axis], dst + (m.out + k) * os);
+          }
+        };
+        walk(0, 0, 0);
+      } catch (e) {
+        if (!error) fail((error = e));
+      }
+    });
+  }
+  await Promise.race([queue.onIdle(), failure]);
+  if (error) throw error;
+  signal?.throwIfAborted();
+}
+
+async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, storeOptions) {
+  const module = wasm();
+  const { za, decoder } = plan;
+  const eb = plan.elementBytes;
+  const rank = axes.length;
+  const outBytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  // Byte strides of the output, per axis of the array (0 where dropped).
+  const outStride = cOrderStrides(shape);
+  const strideBytes = [];
+  let first = -1;
+  for (let i = 0, o = 0; i < rank; i++) {
+    if (axes[i].dropped) strideBytes.push(0);
+    else {
+      if (first < 0) first = i;
+      strideBytes.push(outStride[o++] * eb);
+    }
+  }
+  const rowBytes = strideBytes[first];
+  const bands = layBands(axes[first].chunks, rowBytes);
+  for (const c of chunks) {
+    const m = c.mapping[first];
+    c.bands = bandsOf(bands, m.out, m.out + m.count);
+    c.usesLeft = c.bands.length;
+    for (const b of c.bands) bands[b].chunksLeft += 1;
+  }
+
+  let failed;
+  // The first failure ends the read at once (as zarr.get's Promise.all
+  // does); chunks still on their way find `failed` set and stop.
+  let fail;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
+  const setFailed = (error) => {
+    if (failed) return;
+    failed = { error };
+    fail(error);
+  };
+  let alive = 0;
+  let next = 0;
+
+  // The placement of chunk `c` into band `band`, written to wasm memory.
+  function placement(c, band, order) {
+    const descAxes = new Array(rank);
+    let base = 0;
+    for (let i = 0; i < rank; i++) {
+      const m = c.mapping[i];
+      let { from, count, out: at } = m;
+      if (i === first) {
+        const lo = Math.max(at, band.r0);
+        const hi = Math.min(at + count, band.r1);
+        from += (lo - at) * m.step;
+        count = Math.max(0, hi - lo);
+        at = lo - band.r0;
+      }
+      base += at * strideBytes[i];
+      descAxes[i] = { extent: za.chunkShape[i], from, count, step: m.step, stride: strideBytes[i] };
+    }
+    return describePlacement(module, eb, base, band.bytes, order ? order.map((i) => descAxes[i]) : descAxes);
+  }
+
+  function place(c, band) {
+    // Messages name the chunk; its key is made only for one.
+    const where = () => chunkWhere(arr, za, c.coords);
+    try {
+      if (c.kind === "fill") {
+        fillInPlace(module, plan.fill, placement(c, band, null), band.at, where);
+      } else if (c.kind === "decoded") {
+        decoder.place(c.opened, placement(c, band, plan.order), band.at, where);
+      } else {
+        const { data, shape: chunkShape, stride } = c.opened;
+        const order = storageOrder(chunkShape, stride);
+        const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+        if (!order || chunkShape.some((d, i) => d !== za.chunkShape[i])) {
+          throw new ZarrCodecError("INVALID_INPUT", `${where()}: zarrita gave a chunk of shape ${JSON.stringify(chunkShape)} and strides ${JSON.stringify(stride)}, not a dense chunk of shape ${JSON.stringify(za.chunkShape)}`);
+        }
+        copyInPlace(module, bytes, placement(c, band, order), band.at, where);
+      }
+    } catch (error) {
+      throw withWhere(error, where());
+    }
+    band.chunksLeft -= 1;
+    if (--c.usesLeft === 0) c.opened = undefined;
+  }
+
+  // Bands that are complete are copied out and freed; then as many as
+  // fit come alive, taking the chunks that were waiting for them.
+  function pump() {
+    let progress = true;
+    while (progress) {
+      progress = false;
+      for (let i = 0; i < next; i++) {
+        const band = bands[i];
+        if (band.state !== "alive" || band.chunksLeft > 0) continue;
+        copyBandOut(module, band.at, band.bytes, outBytes, band.r0 * rowBytes);
+        freeBand(module, band.at);
+        band.state = "done";
+        alive -= band.bytes;
+        progress = true;
+      }
+      while (next < bands.length && (alive === 0 || alive + bands[next].bytes <= LIVE_BYTES)) {
+        const band = bands[next++];
+        band.at = allocateBand(module, band.bytes);
+        band.state = "alive";
+        alive += band.bytes;
+        const waiting = band.waiting;
+        band.waiting = [];
+        for (const c of waiting) place(c, band);
+        progress = true;
+      }
+    }
+  }
+
+  function deliver(c) {
+    countRead(c.kind === "fill" ? "filled" : c.kind === "decoded" ? (decoder.kind === "codec" ? "decoded" : decoder.kind === "n5" ? "n5" : "copied") : "viaZarrita");
+    for (const b of c.bands) {
+      const band = bands[b];
+      if (band.state === "alive") place(c, band);
+      else band.waiting.push(c);
+    }
+    pump();
+  }
+
+  for (const c of chunks) {
+    queue.add(async () => {
+      try {
+        if (failed) return;
+        signal?.throwIfAborted();
+        if (decoder) {
+          const bytes = await za.chunkBytes(c.coords, storeOptions);
+          if (failed) return;
+          signal?.throwIfAborted();
+          if (bytes === undefined || bytes === null) c.kind = "fill";
+          else {
+            try {
+              c.opened = await decoder.open(bytes);
+            } catch (error) {
+              throw withWhere(error, chunkWhere(arr, za, c.coords));
+            }
+            c.kind = "decoded";
+          }
+        } else {
+          c.opened = await za.getChunk(c.coords, { signal });
+          c.kind = "zarrita";
+        }
+        if (failed) return;
+        signal?.throwIfAborted();
+        deliver(c);
+      } catch (error) {
+        setFailed(error);
+      }
+    });
+  }
+  try {
+    pump(); // the first bands come alive before any chunk arrives
+    await Promise.race([queue.onIdle(), failure]);
+    if (failed) throw failed.error;
+    signal?.throwIfAborted();
+  } catch (error) {
+    setFailed(error);
+    throw failed.error;
+  } finally {
+    for (const band of bands) {
+      if (band.state === "alive") freeBand(module, band.at);
+      band.state = "done";
+    }
+  }
+}
