@@ -6,7 +6,8 @@
 // liveAfterDrop }.
 import * as zarr from "zarrita";
 import { diagnostics, read, ready, register, withDataTypes } from "../../js/index.js";
-import { MemoryStore, writeArray } from "../js/support/hand-store.js";
+import { writeArray } from "../js/support/hand-store.js";
+import { memoryStore } from "../js/support/memory-store.js";
 import { randomBytes } from "../js/support/reference.js";
 
 const rounds = Number(process.argv[2] ?? 50);
@@ -20,7 +21,7 @@ const collect = async () => {
 };
 
 const values = new Int8Array(randomBytes(24 * 20, 1).buffer).map((v) => (v << 28) >> 28);
-const store = new MemoryStore();
+const store = memoryStore();
 writeArray(store, "/int4", { values, shape: [24, 20], chunkShape: [8, 8], dataType: "int4", fillValue: 0, fillElement: Int8Array.of(0), arrayToBytes: { name: "packbits", bits: 4 } });
 const big = new Uint16Array(randomBytes(2 * 24 * 20, 2).buffer);
 writeArray(store, "/be", { values: big, shape: [24, 20], chunkShape: [8, 8], dataType: "uint16", fillValue: 0, fillElement: Uint16Array.of(0), arrayToBytes: { name: "bytes", endian: "big" } });

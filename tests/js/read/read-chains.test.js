@@ -9,7 +9,8 @@
 // and the chunks must have taken read's own paths.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { read, ready, register, withDataTypes } from "../../../js/index.js";
-import { MemoryStore, selectReference, writeArray } from "../support/hand-store.js";
+import { selectReference, writeArray } from "../support/hand-store.js";
+import { memoryStore } from "../support/memory-store.js";
 import { cOrder, difference, pathsTaken } from "../support/read-compare.js";
 import { bytesOf, floatFormatValue, randomBytes } from "../support/reference.js";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -136,10 +137,10 @@ function storeOf(c) {
     const doc = JSON.parse(new TextDecoder().decode(store.get("/a/zarr.json")));
     doc.codecs = [{ name: "bytes", configuration: { endian: "big" } }];
     store.set("/a/zarr.json", new TextEncoder().encode(JSON.stringify(doc)));
-    return new MemoryStore(store);
+    return memoryStore([...store]);
   }
   writeArray(store, "/a", c);
-  return new MemoryStore(store);
+  return memoryStore([...store]);
 }
 
 function swapFloat32s(bytes) {

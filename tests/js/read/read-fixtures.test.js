@@ -91,7 +91,10 @@ describe.each(STORES)("%s", (storeName, wrap) => {
         }
         expect(difference(ours, theirs)).toBe("");
         expect(ours.stride).toEqual(cOrder(ours.shape));
-        if (!VIA_ZARRITA_ALLOWED.has(`${storeName}/${name}`)) expect(taken.viaZarrita).toBe(0);
+        // Arrays of JavaScript values (strings, variable-length types) are
+        // zarrita's to decode; read places them value by value.
+        const values = arr.dtype === "v2:object" || arr.dtype === "string";
+        if (!values && !VIA_ZARRITA_ALLOWED.has(`${storeName}/${name}`)) expect(taken.viaZarrita).toBe(0);
       }
     });
   });

@@ -4,6 +4,7 @@
 // bit by bit, shard indexes laid out by hand), never by the package. The
 // values are known, so a read can be checked against them directly.
 import { deflateSync, gzipSync } from "node:zlib";
+import { shard } from "./memory-store.js";
 import { bytesOf, crc32c, packBitsEncodeReference, swapGroups } from "./reference.js";
 
 const encoder = new TextEncoder();
@@ -97,7 +98,7 @@ function codecEntries(order, arrayToBytes, compressors) {
  * @param {number[]} [a.order]      a transpose
  * @param {object} [a.arrayToBytes] { name: "bytes", endian } or { name: "packbits", bits, firstBit, isBool }
  * @param {string[]} [a.compressors] gzip, zlib, crc32c
- * @param {{chunkShape: number[], indexAtStart?: boolean}} [a.sharding] inner chunks
+ * @param {{chunkShape: number[]}} [a.sharding] inner chunks (the index at the end, with a crc32c)
  * @param {(coords: number[]) => boolean} [a.missing] chunks (inner chunks where sharded) left out
  */
 export function writeArray(store, path, a) {
@@ -127,40 +128,16 @@ export function writeArray(store, path, a) {
   if (a.sharding) {
     const per = a.chunkShape.map((d, i) => d / innerShape[i]);
     const indexCodecs = [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }];
-    codecs = [{
-      name: "sharding_indexed",
-      configuration: { chunk_shape: innerShape, codecs: chain, index_codecs: indexCodecs, index_location: a.sharding.indexAtStart ? "start" : "end" },
-    }];
-    each(grid, (shard) => {
-      const parts = [];
-      const index = new BigUint64Array(2 * product(per));
-      let offset = a.sharding.indexAtStart ? 16 * product(per) + 4 : 0;
-      let k = 0;
+    codecs = [{ name: "sharding_indexed", configuration: { chunk_shape: innerShape, codecs: chain, index_codecs: indexCodecs } }];
+    each(grid, (at) => {
+      // Inner chunks past the array's edge, and missing ones, are absent.
+      const chunks = [];
       each(per, (local) => {
-        const coords = shard.map((s, i) => s * per[i] + local[i]);
+        const coords = at.map((s, i) => s * per[i] + local[i]);
         const inside = coords.every((c, i) => c * innerShape[i] < a.shape[i]);
-        if (!inside || missing(coords)) {
-          index[2 * k] = 0xffffffffffffffffn;
-          index[2 * k + 1] = 0xffffffffffffffffn;
-        } else {
-          const bytes = encode(coords);
-          index[2 * k] = BigInt(offset);
-          index[2 * k + 1] = BigInt(bytes.length);
-          parts.push(bytes);
-          offset += bytes.length;
-        }
-        k++;
+        chunks.push(inside && !missing(coords) ? encode(coords) : null);
       });
-      const indexBytes = compress(bytesOf(index), ["crc32c"]);
-      const body = parts.reduce((n, p) => n + p.length, 0);
-      const out = new Uint8Array(body + indexBytes.length);
-      let at = a.sharding.indexAtStart ? indexBytes.length : 0;
-      for (const p of parts) {
-        out.set(p, at);
-        at += p.length;
-      }
-      out.set(indexBytes, a.sharding.indexAtStart ? 0 : body);
-      store.set(key(shard), out);
+      store.set(key(at), shard(chunks));
     });
   } else {
     each(grid, (coords) => {
@@ -206,20 +183,3 @@ export function selectReference(values, shape, selection) {
   return { data: out, shape: outShape };
 }
 
-/**
- * An in-memory store with the range requests sharded arrays need (a Map
- * has get and set only): zarrita asks for a shard's index by suffix or
- * from offset 0, and for inner chunks by offset and length.
- */
-export class MemoryStore extends Map {
-  async get(key) {
-    return super.get(key);
-  }
-
-  async getRange(key, range) {
-    const bytes = super.get(key);
-    if (bytes === undefined) return undefined;
-    if (range.suffixLength !== undefined) return bytes.subarray(bytes.length - range.suffixLength);
-    return bytes.subarray(range.offset, range.offset + range.length);
-  }
-}
