@@ -3,6 +3,7 @@
 export { BytesCodec } from "./codecs/bytes.js";
 export { NumcodecsPackBitsCodec } from "./codecs/numcodecs-packbits.js";
 export { PackBitsCodec } from "./codecs/packbits.js";
+export { VlenBytesCodec } from "./codecs/vlen-bytes.js";
 export { N5DefaultCodec } from "./n5/n5-default-codec.js";
 export { ZarrCodecError } from "./errors.js";
 export { compiledWasm, hasWasmSimd } from "./wasm/load.js";

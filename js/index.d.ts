@@ -267,6 +267,31 @@ export declare class N5DefaultCodec {
 }
 export interface N5DefaultCodec extends DisposableIfDeclared {}
 
+/**
+ * The `vlen-bytes` codec (zarr-extensions; numcodecs' VLenBytes), an
+ * array -> bytes codec for variable-length bytes (zarr-python 3's
+ * "variable_length_bytes", its alias "bytes", zarrita's "v2:object"): a
+ * u32 little-endian item count, then per element a u32 little-endian
+ * length and its bytes. It takes no configuration. Construct after ready().
+ */
+export declare class VlenBytesCodec {
+  readonly kind: "array_to_bytes";
+  constructor(configuration: Record<string, never> | null | undefined, meta: ChunkMeta);
+  static fromConfig(configuration: Record<string, never> | null | undefined, meta: ChunkMeta): VlenBytesCodec;
+  /**
+   * Decodes a chunk (the layout checked in wasm) into one Uint8Array per
+   * element, in C order: views into one fresh buffer holding the items'
+   * bytes (never the input's), so a kept item keeps that buffer alive
+   * (item.slice() keeps its own bytes only).
+   */
+  decode(bytes: BytesInput): Chunk<Uint8Array[]>;
+  /** Encodes one Uint8Array per element (anything else is refused) into fresh bytes. */
+  encode(chunk: { data: readonly Uint8Array[]; shape?: readonly number[] | undefined; stride?: readonly number[] | undefined }): Uint8Array;
+  /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
+  dispose(): void;
+}
+export interface VlenBytesCodec extends DisposableIfDeclared {}
+
 // ---- loading ---------------------------------------------------------------
 
 /** A URL object (WHATWG URL, Node's URL): read through its `href`. */

@@ -9,6 +9,7 @@ import {
   N5DefaultCodec,
   NumcodecsPackBitsCodec,
   PackBitsCodec,
+  VlenBytesCodec,
   ZarrCodecError,
   bfloat16ToFloat32,
   compiledWasm,
@@ -148,6 +149,19 @@ export async function n5(): Promise<number> {
   // @ts-expect-error n5_default decodes asynchronously: no decodeInto
   codec.decodeInto(block, new Uint16Array(4));
   return kind.length + chunk.shape.length;
+}
+
+export function variableLengthBytes(): number {
+  const codec = VlenBytesCodec.fromConfig(undefined, { dataType: "variable_length_bytes", shape: [2] });
+  const kind: "array_to_bytes" = codec.kind;
+  const encoded: Uint8Array = codec.encode({ data: [new Uint8Array([1]), new Uint8Array(0)] });
+  const items: Uint8Array[] = codec.decode(encoded).data;
+  new VlenBytesCodec({}, { data_type: "v2:object", shape: [1] }).dispose();
+  // @ts-expect-error vlen-bytes takes no configuration
+  VlenBytesCodec.fromConfig({ endian: "little" }, { dataType: "bytes", shape: [1] });
+  // @ts-expect-error its items are Uint8Arrays
+  codec.encode({ data: ["a", "b"] });
+  return kind.length + items.length;
 }
 
 // ---- errors: every code, and narrowing on it ---------------------------------
