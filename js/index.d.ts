@@ -403,6 +403,19 @@ export function withN5<S extends StoreLike>(store: S): S;
  */
 export function storedDataType(array: { readonly store?: unknown; readonly path?: string | undefined }): DataTypeName | V2Dtype | undefined;
 
+/** zarrita's byte strings (ByteStringArray): a null_terminated_bytes or v2 "|S" array as zarr.get returns it. */
+export interface ZarritaByteStrings extends BufferBacked {
+  readonly chars: number;
+}
+
+/**
+ * The values of a byte-string result as numpy holds them: each element's
+ * bytes without its trailing NULs, interior NULs and every byte kept
+ * (ByteStringArray.get(i) decodes UTF-8 and drops every NUL). Views of the
+ * result's buffer.
+ */
+export function byteStrings(data: ZarritaByteStrings): Uint8Array[];
+
 /** One field of a struct array: its values as withDataTypes presents the field's type. */
 export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | ZarritaArray<string>> {}
 

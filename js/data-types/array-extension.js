@@ -1,8 +1,9 @@
 // zarrita 0.7's array extension of withDataTypes (applied by zarr.open):
 // arrays whose fill zarrita cannot express with one number (a complex fill
-// whose parts differ, record or raw bytes that differ) get their missing
-// chunks filled here, element by element; an array whose metadata a
-// consolidated document held but withDataTypes refused throws at open.
+// whose parts differ, record or raw bytes that differ, byte values no JSON
+// fill_value gives zarrita) get their missing chunks filled here, element
+// by element; an array whose metadata a consolidated document held but
+// withDataTypes refused throws at open.
 import { containerFor } from "../codecs/containers.js";
 import { cOrderStrides } from "../codecs/chunk.js";
 import { presentedChunkKey } from "./chunk-keys.js";
@@ -35,12 +36,13 @@ export function fillMissingChunks(array, catalog, locate, fetch) {
   const p = catalog.get(path);
   if (p?.refused) throw p.refused;
   // Sharded arrays: their shards are checked as zarrita reads them.
-  if (!p?.fillParts || p.shardIndex) return array;
+  const fill = p?.objectFill ? p.objectFill.chunk : p?.fillParts && filledChunk;
+  if (!fill || p.shardIndex) return array;
   return delegate(array, {
     async getChunk(coords, options, opts) {
       const { storedKey } = locate(presentedChunkKey(p, path, coords));
       const bytes = await fetch(storedKey, options);
-      if (bytes === undefined) return filledChunk(p);
+      if (bytes === undefined) return fill(p);
       return array.getChunk(coords, { ...options, [PREFETCHED]: bytes }, opts);
     },
   });

@@ -12,6 +12,7 @@ import {
   VlenBytesCodec,
   ZarrCodecError,
   bfloat16ToFloat32,
+  byteStrings,
   compiledWasm,
   diagnostics,
   float16ToFloat32,
@@ -49,6 +50,7 @@ import {
   type StructFields,
   type V2Dtype,
   type WasmModule,
+  type ZarritaByteStrings,
   type WasmSource,
   type WithDataTypesOptions,
 } from "zarr-codecs-wasm";
@@ -161,7 +163,11 @@ export function variableLengthBytes(): number {
   VlenBytesCodec.fromConfig({ endian: "little" }, { dataType: "bytes", shape: [1] });
   // @ts-expect-error its items are Uint8Arrays
   codec.encode({ data: ["a", "b"] });
-  return kind.length + items.length;
+  const strings: ZarritaByteStrings = { buffer: new ArrayBuffer(4), byteOffset: 0, byteLength: 4, chars: 2 };
+  const values: Uint8Array[] = byteStrings(strings);
+  // @ts-expect-error byte strings say their width (chars)
+  byteStrings(new Uint8Array(4));
+  return kind.length + items.length + values.length;
 }
 
 // ---- errors: every code, and narrowing on it ---------------------------------
