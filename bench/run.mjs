@@ -5,7 +5,7 @@
 // Writes bench/results.json, bench/results.md and bench/chart.svg;
 // --update-docs also replaces the results in docs/performance.md.
 // --quick: two sizes, few rounds (the test command's smoke run).
-// --layouts: only the records, strings and N5 cases (with --no-write).
+// --layouts: only the records, strings, N5 and byte-type cases (with --no-write).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -17,6 +17,7 @@ import { instantiate, wasm } from "../js/wasm/load.js";
 import { randomBytes as pseudoRandom } from "../tests/js/support/reference.js";
 import { chart } from "./chart.mjs";
 import { columnCases, n5Cases, recordCases, stringCases } from "./layouts.mjs";
+import { byteStringReadCost, vlenBytesCases } from "./bytes-cases.mjs";
 import { byteswapPeers, decodePeers, encodePeers, packbitsCases, widenPeers } from "./peers.mjs";
 import { sideBySide } from "./timing.mjs";
 
@@ -99,6 +100,7 @@ function record(entry, contenders) {
   if (ns.nosimd) r.simdGain = ns.nosimd / ns.ours;
   if (ns.into) r.intoOfSet = ns.setFloor / ns.into;
   if (ns.bytesBE) r.ofBytesBE = ns.ours / ns.bytesBE;
+  if (ns.inputViews) r.vsInputViews = ns.inputViews / ns.ours;
   results.push(r);
   const cells = [];
   if (r.vsTuned) cells.push(`${r.vsTuned.toFixed(2)}x tuned`);
@@ -107,6 +109,7 @@ function record(entry, contenders) {
   if (r.simdGain) cells.push(`${r.simdGain.toFixed(2)}x no-SIMD`);
   if (r.intoOfSet) cells.push(`into: ${r.intoOfSet.toFixed(2)} of set()`);
   if (r.ofBytesBE) cells.push(`${r.ofBytesBE.toFixed(2)}x the time of a big-endian bytes decode`);
+  if (r.vsInputViews) cells.push(`${r.vsInputViews.toFixed(2)}x views of the input`);
   console.log(`${`${r.op} ${r.label}`.padEnd(42)} ${sizeLabel(r.size).padStart(7)}  ${cells.join("  ")}`);
 }
 
@@ -115,6 +118,7 @@ const kernels = [];
 const breakdowns = [];
 const overheads = [];
 let dataTypesCost;
+let byteStringCost;
 
 function bytesCases(size) {
   const raw = pseudoRandom(size, size);
@@ -455,6 +459,7 @@ for (pass = 0; pass < PASSES; pass++) {
   for (const size of LAYOUT_SIZES) await columnCases(record, check, size);
   for (const size of LAYOUT_SIZES) stringCases(record, check, size, layoutBytes);
   for (const side of N5_SIDES) n5Cases(record, check, side);
+  for (const size of LAYOUT_SIZES) vlenBytesCases(record, check, size);
   if (layoutsOnly) continue;
   for (const size of SIZES) bytesCases(size);
   sampleNative();
@@ -466,6 +471,9 @@ for (pass = 0; pass < PASSES; pass++) {
   smallBreakdowns();
 }
 if (!layoutsOnly) await dataTypesOverhead();
+byteStringCost = await byteStringReadCost({ quick, rounds: ROUNDS });
+console.log(`null_terminated_bytes: zarr.get of ${byteStringCost.shape.join("x")} (chunks ${byteStringCost.chunks.join("x")}, ${byteStringCost.width} bytes each) through withDataTypes: ` +
+  `${byteStringCost.ratio.toFixed(3)}x zarrita's own read of the same bytes as v2 |S (${byteStringCost.ms.zarrita.toFixed(2)} ms)`);
 
 // ---- goals (issues: performance, data types) ---------------------------------
 const find = (op, label, size) => results.find((r) => r.op === op && r.label === label && r.size === size);
@@ -480,7 +488,8 @@ const bigger = SIZES.filter((s) => s >= 65536);
 for (const [op, label] of headline) {
   goal(`${op} ${label} >= 3x tuned JS (64 KiB, 1 MiB, 16 MiB)`, bigger.map((s) => find(op, label, s)?.vsTuned).filter(Boolean), (v) => v >= 3);
 }
-const others = decodes.filter((r) => r.size >= 65536 && !headline.some(([op, label]) => r.op === op && r.label === label));
+// vlen-bytes has a goal of its own (below).
+const others = decodes.filter((r) => r.size >= 65536 && r.op !== "vlen-bytes-decode" && !headline.some(([op, label]) => r.op === op && r.label === label));
 goal("every other decode >= 2x tuned JS (64 KiB and up)", others.map((r) => r.vsTuned), (v) => v >= 2);
 const small = decodes.filter((r) => r.size === 4096);
 goal("every decode at 4 KiB >= 1.5x tuned JS", small.map((r) => r.vsTuned), (v) => v >= 1.5);
@@ -499,6 +508,8 @@ goal("structFields >= 2x a tuned JS column split", layoutRows("structFields").ma
 goal(">U strings >= 3x zarrita's own swap", layoutRows("strings-be-decode").map((r) => r.vsPlain), (v) => v >= 3);
 goal("N5 uint16 block (256x256 and up) <= 1.3x the time of a big-endian bytes decode", layoutRows("n5-decode").map((r) => r.ofBytesBE), (v) => v <= 1.3);
 goal("N5 uint16 block >= 3x a tuned JS swap-and-transpose", layoutRows("n5-decode").map((r) => r.vsTuned), (v) => v >= 3);
+goal("vlen-bytes decode >= 3x a tuned JS parser returning the same (views of one fresh buffer)", layoutRows("vlen-bytes-decode").map((r) => r.vsTuned), (v) => v >= 3);
+goal("null_terminated_bytes through withDataTypes <= 1.1x zarrita's own v2 |S read", [byteStringCost?.ratio].filter(Boolean), (v) => v <= 1.1);
 console.log("\nGoals");
 for (const g of goals) {
   const verdict = g.pass === null ? "n/a " : g.pass ? "met " : "MISS";
@@ -527,7 +538,7 @@ const cell = (r) => {
 let md = `Measured ${date}, ${machine}${quick ? " (quick run)" : ""}. Ratios of best times (${ROUNDS} rounds, order rotated, GC before each, in each of ${PASSES} passes), measured side by side in one process. Each cell: x tuned JS / x plain JS (zarrita's BytesCodec for bytes) / fraction of the floor (decodes).\n\n`;
 md += `| case | ${sizeNames.join(" | ")} |\n|---|${sizeNames.map(() => "---").join("|")}|\n`;
 for (const row of rows) md += `| ${row.label} | ${sizeNames.map((s) => cell(row.bySize[s])).join(" | ")} |\n`;
-const layoutLabels = { "records-be-decode": "big-endian records", structFields: "structFields", "strings-be-decode": "big-endian strings", "n5-decode": "N5 block" };
+const layoutLabels = { "records-be-decode": "big-endian records", structFields: "structFields", "strings-be-decode": "big-endian strings", "n5-decode": "N5 block", "vlen-bytes-decode": "vlen-bytes" };
 const layouts = results.filter((r) => r.op in layoutLabels);
 if (layouts.length) {
   md += `\nRecords, strings and N5 blocks (records: int32, uint8, float64, int16, float32, 19 bytes; strings: 16 code points, against zarrita's own bytes codec as plain JS; N5: a uint16 block, raw), against the fastest JS peer (records: a DataView loop; structFields: a DataView column split; strings: 32-bit word swaps; N5: a tiled swap-and-transpose):\n\n| case | size | x tuned JS | x plain JS | fraction of the floor | time of a big-endian bytes decode of the same size |\n|---|---|---|---|---|---|\n`;
@@ -554,12 +565,16 @@ if (overheads.length) {
     md += `| ${o.label} | ${[n.decode, n.call, n.copyIn, n.kernelOnly, n.copyOut, n.rest, n.floor].map((v) => Math.round(v)).join(" | ")} |\n`;
   }
 }
+if (layouts.some((r) => r.op === "vlen-bytes-decode")) {
+  md += `\nvlen-bytes: tuned JS returns what the codec returns (views of one fresh buffer of the items' bytes), plain JS a copy per item; the floor is that output alone (the buffer and a view per item, from lengths known beforehand). Against views of the input (zero-copy, items aliasing the chunk): ${layouts.filter((r) => r.vsInputViews).map((r) => `${r.label} ${sizeLabel(r.size)} ${r.vsInputViews.toFixed(2)}x`).join(", ")}.\n`;
+}
+if (byteStringCost) md += `\nnull_terminated_bytes through withDataTypes (zarr.get of a ${byteStringCost.shape.join("x")} array, chunks ${byteStringCost.chunks.join("x")}, ${byteStringCost.width} bytes each, in memory): ${byteStringCost.ratio.toFixed(3)}x zarrita's own read of the same bytes as a v2 |S array (${byteStringCost.ms.zarrita.toFixed(2)} ms).\n`;
 if (dataTypesCost) md += `\nReading through withDataTypes (zarr.get of a ${dataTypesCost.shape.join("x")} array, chunks ${dataTypesCost.chunks.join("x")}, in memory): int8 ${dataTypesCost.ms.int8.toFixed(2)} ms; int4 presented as int8, packbits: ${dataTypesCost.int4packed.toFixed(3)}x of that; int4 presented as int8, bytes: ${dataTypesCost.int4bytes.toFixed(3)}x; int4 (packbits) against int8 stored with the same packbits bytes (withDataTypes' own cost): ${dataTypesCost.layer.toFixed(3)}x.\n`;
 const verdictOf = (g) => (g.pass === null ? "n/a" : g.pass ? "met" : "**missed**");
 md += `\nGoals:\n\n${goals.map((g) => `- ${verdictOf(g)}: ${g.goal} (${g.values.map((v) => v.toFixed(2)).join(", ")})`).join("\n")}\n`;
 
 if (!args.has("--no-write")) {
-  writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ date, machine, quick, rounds: ROUNDS, passes: PASSES, results, kernels, breakdowns, overheads, dataTypesCost, goals }, null, 1)}\n`);
+  writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ date, machine, quick, rounds: ROUNDS, passes: PASSES, results, kernels, breakdowns, overheads, dataTypesCost, byteStringCost, goals }, null, 1)}\n`);
   writeFileSync(`${root}bench/results.md`, md);
   writeFileSync(`${root}bench/chart.svg`, chart(rows, sizeNames, `zarr-codecs-wasm benchmark, ${date}, ${machine}`));
   console.log("\nwrote bench/results.json, bench/results.md, bench/chart.svg");

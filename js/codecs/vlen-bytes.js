@@ -9,12 +9,13 @@
 // and their lengths; the chunk is then an Array of Uint8Array views into
 // that buffer, one per element: what zarrita's "v2:object" arrays hold
 // (its getCtr and indexing copy the items of a plain Array). Views, not one
-// copy per item: a copy costs an ArrayBuffer per item (measured 5x to 40x
-// slower for items of 8 to 1,000 bytes, bench/run.mjs), and the buffer
-// holds the items alone, never the chunk's encoded bytes (which may be a
-// store's own: a Map store hands out what it keeps), nor wasm memory. So
-// one item kept keeps its chunk's items' bytes alive: item.slice() keeps
-// only its own.
+// copy per item: a copy is an ArrayBuffer per item, as fast as a view for
+// items of 16 bytes (V8 keeps small ones on its heap) but about 3x slower
+// from 256 bytes (bench/run.mjs, vlen-bytes "plain"). The buffer holds the
+// items alone, never the chunk's encoded bytes (which may be a store's
+// own: a Map store hands out what it keeps), nor wasm memory. So one item
+// kept keeps its chunk's items' bytes alive: item.slice() keeps only its
+// own.
 //
 // Encode writes the layout in JS: each item would cross into wasm on its
 // own, which costs more than writing it. Every element must be a
