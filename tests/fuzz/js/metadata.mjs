@@ -19,7 +19,7 @@ import { Random } from "./random.mjs";
 import { classify, OUTCOMES, protoKeys, withTimeout } from "./outcomes.mjs";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
-const SEEDS = ["v3-data-types.zarr", "v3-records.zarr", "v2-data-types.zarr", "v2-records.zarr", "v2-big-endian.zarr"];
+const SEEDS = ["v3-data-types.zarr", "v3-records.zarr", "v2-data-types.zarr", "v2-records.zarr", "v2-big-endian.zarr", "v3-bytes.zarr", "v2-bytes.zarr"];
 
 // Every file of a fixture store, in memory ("/a/zarr.json" -> bytes).
 function loadStore(name) {
@@ -77,6 +77,8 @@ const HOSTILE_VALUES = (r) => [
   "int4", "float8_e4m3", "r16", "r12", "string", "struct", "fixed_length_utf32",
   { name: "fixed_length_utf32", configuration: { length_bytes: r.int(64) } },
   { name: "raw_bytes", configuration: { length_bytes: r.int(64) - 8 } },
+  { name: "null_terminated_bytes", configuration: { length_bytes: r.int(64) - 8 } },
+  "variable_length_bytes", "bytes", { name: "vlen-bytes", configuration: {} }, "YWI=", [1, 2, 256],
   { name: "struct", configuration: { fields: [{ name: "a", data_type: "int4" }, { name: r.pick(["a", "b", ""]), data_type: r.pick(["uint8", "string", "float8_e4m3"]) }] } },
   { name: "numpy.datetime64", configuration: { unit: r.pick(["s", "fortnight", "generic"]), scale_factor: r.pick([1, 0, 2 ** 31]) } },
   deep(r.int(20000)),
@@ -143,6 +145,11 @@ function mutate(r, doc) {
 
 const UNREADABLE = Symbol("unreadable");
 
+// What a read gave, as text to compare: the bytes of a TypedArray (or
+// zarrita's containers), each item's bytes of an Array (v2:object).
+const hexOf = (d) => Buffer.from(d?.buffer ?? new Uint8Array(0), d?.byteOffset ?? 0, d?.byteLength ?? 0).toString("hex");
+const valuesOf = (out) => (Array.isArray(out.data) ? out.data.map(hexOf).join(",") : hexOf(out.data));
+
 /**
  * How much of an opened array a read may take. zarrita opens the arrays
  * this package leaves to it (int16, v2 ">i2") without checking their grid,
@@ -181,8 +188,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
   const readValues = async (z, files, path) => {
     const store = withDataTypes(storeOf(files));
     const arr = await z.open(z.root(store).resolve(path), { kind: "array" });
-    const out = await z.get(arr);
-    return Buffer.from(out.data.buffer ?? new Uint8Array(0), out.data.byteOffset ?? 0, out.data.byteLength ?? 0).toString("hex");
+    return valuesOf(await z.get(arr));
   };
   // zarrita 0.5 loads a chain's codecs eagerly and may leave that promise
   // unhandled when the read fails before it: its own error, counted; one
@@ -237,8 +243,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
           const arr = await z.open(z.root(store).resolve(path), { kind: "array" });
           const extent = extentOf(arr);
           if (extent === "unreadable") return UNREADABLE;
-          const out = await z.get(arr, extent === "huge" ? arr.shape.map((d) => z.slice(0, Math.min(d, 2))) : null);
-          return Buffer.from(out.data.buffer ?? new Uint8Array(0), out.data.byteOffset ?? 0, out.data.byteLength ?? 0).toString("hex");
+          return valuesOf(await z.get(arr, extent === "huge" ? arr.shape.map((d) => z.slice(0, Math.min(d, 2))) : null));
         })(),
         5000,
       );

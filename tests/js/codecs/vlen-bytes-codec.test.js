@@ -120,6 +120,26 @@ describe("hostile chunks: the package's error, naming where", () => {
     expect(c.decode(good).data.map(hex)).toEqual([hex(text("ab")), hex(text("cde"))]);
   });
 
+  test("seeded mutations of chunks: accepted exactly where the page's layout holds, with its items; refused with LENGTH_MISMATCH otherwise", () => {
+    const next = random(7);
+    const c = codec([5]);
+    const base = vlenBytesEncodeReference([text("one"), text(""), Uint8Array.of(0, 1, 2, 3, 4, 5, 6, 7), text("x"), text("fifth")]);
+    for (let round = 0; round < 3000; round++) {
+      let bytes = base.slice();
+      for (let k = 1 + Math.floor(next() * 3); k > 0; k--) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+      if (next() < 0.3) bytes = bytes.subarray(0, Math.floor(next() * (bytes.length + 1)));
+      const want = vlenBytesDecodeReference(bytes, 5);
+      let got;
+      try {
+        got = c.decode(bytes).data.map(hex);
+      } catch (error) {
+        expect([error instanceof ZarrCodecError, error.code]).toEqual([true, "LENGTH_MISMATCH"]);
+        got = null;
+      }
+      expect(got).toEqual(want && want.map(hex));
+    }
+  });
+
   test("a chunk shape whose count no u32 holds is refused when the codec is made", () => {
     expectCodecError(() => codec([65536, 65536]), "INVALID_SHAPE",
       "vlen-bytes: chunk shape [65536, 65536] has 4294967296 elements, more than the 4294967295 a chunk's u32 item count can hold");
