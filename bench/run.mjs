@@ -5,7 +5,7 @@
 // Writes bench/results.json, bench/results.md and bench/chart.svg;
 // --update-docs also replaces the results in docs/performance.md.
 // --quick: two sizes, few rounds (the test command's smoke run).
-// --layouts: only the records, strings and N5 cases (with --no-write).
+// --layouts: only the records, strings, N5 and byte-type cases (with --no-write).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -18,6 +18,7 @@ import { randomBytes as pseudoRandom } from "../tests/js/support/reference.js";
 import { chart } from "./chart.mjs";
 import { columnCases, n5Cases, presentedStringCases, recordCases, stringCases } from "./layouts.mjs";
 import { readCases } from "./read.mjs";
+import { byteStringReadCost, vlenBytesCases } from "./bytes-cases.mjs";
 import { byteswapPeers, decodePeers, encodePeers, packbitsCases, widenPeers } from "./peers.mjs";
 import { sideBySide } from "./timing.mjs";
 
@@ -100,6 +101,7 @@ function record(entry, contenders) {
   if (ns.nosimd) r.simdGain = ns.nosimd / ns.ours;
   if (ns.into) r.intoOfSet = ns.setFloor / ns.into;
   if (ns.bytesBE) r.ofBytesBE = ns.ours / ns.bytesBE;
+  if (ns.inputViews) r.vsInputViews = ns.inputViews / ns.ours;
   results.push(r);
   const cells = [];
   if (r.vsTuned) cells.push(`${r.vsTuned.toFixed(2)}x tuned`);
@@ -108,6 +110,7 @@ function record(entry, contenders) {
   if (r.simdGain) cells.push(`${r.simdGain.toFixed(2)}x no-SIMD`);
   if (r.intoOfSet) cells.push(`into: ${r.intoOfSet.toFixed(2)} of set()`);
   if (r.ofBytesBE) cells.push(`${r.ofBytesBE.toFixed(2)}x the time of a big-endian bytes decode`);
+  if (r.vsInputViews) cells.push(`${r.vsInputViews.toFixed(2)}x views of the input`);
   console.log(`${`${r.op} ${r.label}`.padEnd(42)} ${sizeLabel(r.size).padStart(7)}  ${cells.join("  ")}`);
 }
 
@@ -116,6 +119,7 @@ const kernels = [];
 const breakdowns = [];
 const overheads = [];
 let dataTypesCost;
+let byteStringCost;
 
 function bytesCases(size) {
   const raw = pseudoRandom(size, size);
@@ -457,6 +461,7 @@ for (pass = 0; pass < PASSES; pass++) {
   for (const size of LAYOUT_SIZES) stringCases(record, check, size, layoutBytes);
   for (const size of LAYOUT_SIZES) presentedStringCases(record, size, layoutBytes);
   for (const side of N5_SIDES) n5Cases(record, check, side);
+  for (const size of LAYOUT_SIZES) vlenBytesCases(record, check, size);
   if (layoutsOnly) continue;
   for (const size of SIZES) bytesCases(size);
   sampleNative();
@@ -468,6 +473,9 @@ for (pass = 0; pass < PASSES; pass++) {
   smallBreakdowns();
 }
 if (!layoutsOnly) await dataTypesOverhead();
+byteStringCost = await byteStringReadCost({ quick, rounds: ROUNDS });
+console.log(`null_terminated_bytes: zarr.get of ${byteStringCost.shape.join("x")} (chunks ${byteStringCost.chunks.join("x")}, ${byteStringCost.width} bytes each) through withDataTypes: ` +
+  `${byteStringCost.ratio.toFixed(3)}x zarrita's own read of the same bytes as v2 |S (${byteStringCost.ms.zarrita.toFixed(2)} ms)`);
 
 // ---- end to end: whole and region reads (bench/read.mjs) ------------------------
 let reads = [];
@@ -498,7 +506,8 @@ const bigger = SIZES.filter((s) => s >= 65536);
 for (const [op, label] of headline) {
   goal(`${op} ${label} >= 3x tuned JS (64 KiB, 1 MiB, 16 MiB)`, bigger.map((s) => find(op, label, s)?.vsTuned).filter(Boolean), (v) => v >= 3);
 }
-const others = decodes.filter((r) => r.size >= 65536 && !headline.some(([op, label]) => r.op === op && r.label === label));
+// vlen-bytes has a goal of its own (below).
+const others = decodes.filter((r) => r.size >= 65536 && r.op !== "vlen-bytes-decode" && !headline.some(([op, label]) => r.op === op && r.label === label));
 goal("every other decode >= 2x tuned JS (64 KiB and up)", others.map((r) => r.vsTuned), (v) => v >= 2);
 const small = decodes.filter((r) => r.size === 4096);
 goal("every decode at 4 KiB >= 1.5x tuned JS", small.map((r) => r.vsTuned), (v) => v >= 1.5);
@@ -524,6 +533,8 @@ goal("read into, 12-bit packbits: no slower than zarrita's own get of the values
 goal("whole reads within 1.5x of the floor", readRows.filter((r) => r.region === "whole").map((r) => r.ms.read / r.ms.floor), (v) => v <= 1.5);
 goal("per chunk, 64x64 chunks: read of packbits no slower than zarr.get of little-endian (ratio theirs / ours)",
   reads.filter((r) => r.op === "read-per-chunk").map((r) => r.ms.getLE / r.ms.read), (v) => v >= 1);
+goal("vlen-bytes decode >= 3x a tuned JS parser returning the same (views of one fresh buffer)", layoutRows("vlen-bytes-decode").map((r) => r.vsTuned), (v) => v >= 3);
+goal("null_terminated_bytes through withDataTypes <= 1.1x zarrita's own v2 |S read", [byteStringCost?.ratio].filter(Boolean), (v) => v <= 1.1);
 console.log("\nGoals");
 for (const g of goals) {
   const verdict = g.pass === null ? "n/a " : g.pass ? "met " : "MISS";
@@ -554,7 +565,7 @@ md += `| case | ${sizeNames.join(" | ")} |\n|---|${sizeNames.map(() => "---").jo
 for (const row of rows) md += `| ${row.label} | ${sizeNames.map((s) => cell(row.bySize[s])).join(" | ")} |\n`;
 const layoutLabels = {
   "records-be-decode": "big-endian records", structFields: "structFields", "strings-be-decode": "big-endian strings",
-  "strings-presented-decode": "big-endian strings as JS strings", "n5-decode": "N5 block",
+  "strings-presented-decode": "big-endian strings as JS strings", "n5-decode": "N5 block", "vlen-bytes-decode": "vlen-bytes",
 };
 const layouts = results.filter((r) => r.op in layoutLabels);
 if (layouts.length) {
@@ -582,6 +593,10 @@ if (overheads.length) {
     md += `| ${o.label} | ${[n.decode, n.call, n.copyIn, n.kernelOnly, n.copyOut, n.rest, n.floor].map((v) => Math.round(v)).join(" | ")} |\n`;
   }
 }
+if (layouts.some((r) => r.op === "vlen-bytes-decode")) {
+  md += `\nvlen-bytes: tuned JS returns what the codec returns (views of one fresh buffer of the items' bytes), plain JS a copy per item; the floor is that output alone (the buffer and a view per item, from lengths known beforehand). Against views of the input (zero-copy, items aliasing the chunk): ${layouts.filter((r) => r.vsInputViews).map((r) => `${r.label} ${sizeLabel(r.size)} ${r.vsInputViews.toFixed(2)}x`).join(", ")}.\n`;
+}
+if (byteStringCost) md += `\nnull_terminated_bytes through withDataTypes (zarr.get of a ${byteStringCost.shape.join("x")} array, chunks ${byteStringCost.chunks.join("x")}, ${byteStringCost.width} bytes each, in memory): ${byteStringCost.ratio.toFixed(3)}x zarrita's own read of the same bytes as a v2 |S array (${byteStringCost.ms.zarrita.toFixed(2)} ms).\n`;
 if (readRows.length) {
   md += `\nEnd to end: a whole and a region read of a ${quick ? "1024x1024 array in 256x256" : "4096x4096 array in 512x512"} chunks, in memory (ms, best of ${ROUNDS} rounds, order rotated, GC before each). \`read\` and \`into\`: this package's read(); \`zarr.get\`: with the package registered; \`zarrita LE\`: zarrita alone, the same values stored little-endian uncompressed; floor: a fresh output filled once; set(): one set() of the output into an array made once.\n\n| case | read | into | zarr.get | zarrita LE | floor | set() | x zarr.get | x floor |\n|---|---|---|---|---|---|---|---|---|\n`;
   for (const r of readRows) {
@@ -597,7 +612,7 @@ const verdictOf = (g) => (g.pass === null ? "n/a" : g.pass ? "met" : "**missed**
 md += `\nGoals:\n\n${goals.map((g) => `- ${verdictOf(g)}: ${g.goal} (${g.values.map((v) => v.toFixed(2)).join(", ")})`).join("\n")}\n`;
 
 if (!args.has("--no-write")) {
-  writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ date, machine, quick, rounds: ROUNDS, passes: PASSES, results, kernels, breakdowns, overheads, dataTypesCost, reads, goals }, null, 1)}\n`);
+  writeFileSync(`${root}bench/results.json`, `${JSON.stringify({ date, machine, quick, rounds: ROUNDS, passes: PASSES, results, kernels, breakdowns, overheads, dataTypesCost, byteStringCost, reads, goals }, null, 1)}\n`);
   writeFileSync(`${root}bench/results.md`, md);
   writeFileSync(`${root}bench/chart.svg`, chart(rows, sizeNames, `zarr-codecs-wasm benchmark, ${date}, ${machine}`));
   console.log("\nwrote bench/results.json, bench/results.md, bench/chart.svg");

@@ -20,6 +20,7 @@
 #include "codecs/numcodecs_packbits.h"
 #include "codecs/packbits_codec.h"
 #include "codecs/record_columns.h"
+#include "codecs/vlen_bytes.h"
 #include "js_io.h"
 #include "kernels/widen.h"
 #include "read_placement.h"
@@ -315,6 +316,39 @@ class JsRecordColumns final : public Counted {
   RecordColumns columns_;
 };
 
+// vlen-bytes: the layout parsed and checked; the JS layer makes the items.
+class JsVlenBytesCodec final : public Counted {
+ public:
+  explicit JsVlenBytesCodec(const std::string& shape) {
+    std::vector<uint64_t> dims;
+    refused_ = parse_shape("vlen-bytes", shape, &dims);
+    if (refused_.ok()) codec_ = std::make_unique<VlenBytesCodec>(std::move(dims));
+  }
+  Outcome status() const { return to_outcome(status_of()); }
+  double items() const { return ok() ? static_cast<double>(codec_->items()) : 0; }
+
+  // zcw_vlen_bytes_decode: input slot 0 the chunk; output slot 0 the items'
+  // bytes (`data_length`, which the JS layer computed as in_length - 4 -
+  // 4 * items), slot 1 their lengths (u32 little-endian).
+  int decode(double in_length, double data_length) {
+    if (!ok()) {
+      last_ = status_of();
+      return 1;
+    }
+    JsSource in;
+    JsSink data(0), lengths(1);
+    last_ = codec_->decode(in, static_cast<uint64_t>(in_length), data,
+                           static_cast<uint64_t>(data_length), lengths, g_scratch);
+    return last_.ok() ? 0 : 1;
+  }
+
+ private:
+  bool ok() const { return codec_ && codec_->status().ok(); }
+  Status status_of() const { return codec_ ? codec_->status() : refused_; }
+  std::unique_ptr<VlenBytesCodec> codec_;
+  Status refused_;
+};
+
 struct DataTypeJs {
   std::string code = "OK";
   std::string message;
@@ -386,6 +420,7 @@ int live_instances() { return g_live; }
 using zcw::bindings::JsCodec;
 using zcw::bindings::JsN5BlockCodec;
 using zcw::bindings::JsRecordColumns;
+using zcw::bindings::JsVlenBytesCodec;
 
 namespace zcw::bindings {
 // embind binds a member function to the class that declares it, so the
@@ -417,6 +452,11 @@ EMSCRIPTEN_KEEPALIVE int zcw_n5_encode(JsN5BlockCodec* codec, double in_length, 
 
 EMSCRIPTEN_KEEPALIVE int zcw_split_records(JsRecordColumns* columns, double in_length, int outputs) {
   return columns->split(in_length, outputs);
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_vlen_bytes_decode(JsVlenBytesCodec* codec, double in_length,
+                                              double data_length) {
+  return codec->decode(in_length, data_length);
 }
 
 // read (js/read/): bands of the output live in wasm memory between these.
@@ -516,6 +556,13 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
       .function("leafBytesPerRecord", &JsRecordColumns::leafBytesPerRecord)
       .function("lastStatus", &last_status_of<JsRecordColumns>)
       .function("handle", &handle_of<JsRecordColumns>);
+
+  class_<JsVlenBytesCodec>("VlenBytesCodec")
+      .constructor<const std::string&>()
+      .function("status", &JsVlenBytesCodec::status)
+      .function("items", &JsVlenBytesCodec::items)
+      .function("lastStatus", &last_status_of<JsVlenBytesCodec>)
+      .function("handle", &handle_of<JsVlenBytesCodec>);
 
   function("dataTypeInfo", &data_type_info);
   function("setImplementation", &set_implementation);

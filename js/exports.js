@@ -3,6 +3,7 @@
 export { BytesCodec } from "./codecs/bytes.js";
 export { NumcodecsPackBitsCodec } from "./codecs/numcodecs-packbits.js";
 export { PackBitsCodec } from "./codecs/packbits.js";
+export { VlenBytesCodec } from "./codecs/vlen-bytes.js";
 export { N5DefaultCodec } from "./n5/n5-default-codec.js";
 export { ZarrCodecError } from "./errors.js";
 export { compiledWasm, hasWasmSimd } from "./wasm/load.js";
@@ -17,5 +18,6 @@ export {
   widenToFloat32,
 } from "./widen.js";
 export { storedDataType } from "./data-types/with-data-types.js";
+export { byteStrings } from "./data-types/byte-string-values.js";
 export { structFields } from "./records/struct-fields.js";
 export { withN5 } from "./n5/with-n5.js";

@@ -267,6 +267,31 @@ export declare class N5DefaultCodec {
 }
 export interface N5DefaultCodec extends DisposableIfDeclared {}
 
+/**
+ * The `vlen-bytes` codec (zarr-extensions; numcodecs' VLenBytes), an
+ * array -> bytes codec for variable-length bytes (zarr-python 3's
+ * "variable_length_bytes", its alias "bytes", zarrita's "v2:object"): a
+ * u32 little-endian item count, then per element a u32 little-endian
+ * length and its bytes. It takes no configuration. Construct after ready().
+ */
+export declare class VlenBytesCodec {
+  readonly kind: "array_to_bytes";
+  constructor(configuration: Record<string, never> | null | undefined, meta: ChunkMeta);
+  static fromConfig(configuration: Record<string, never> | null | undefined, meta: ChunkMeta): VlenBytesCodec;
+  /**
+   * Decodes a chunk (the layout checked in wasm) into one Uint8Array per
+   * element, in C order: views into one fresh buffer holding the items'
+   * bytes (never the input's), so a kept item keeps that buffer alive
+   * (item.slice() keeps its own bytes only).
+   */
+  decode(bytes: BytesInput): Chunk<Uint8Array[]>;
+  /** Encodes one Uint8Array per element (anything else is refused) into fresh bytes. */
+  encode(chunk: { data: readonly Uint8Array[]; shape?: readonly number[] | undefined; stride?: readonly number[] | undefined }): Uint8Array;
+  /** Frees the wasm side now (it is freed when collected otherwise); later calls throw DISPOSED. */
+  dispose(): void;
+}
+export interface VlenBytesCodec extends DisposableIfDeclared {}
+
 // ---- loading ---------------------------------------------------------------
 
 /** A URL object (WHATWG URL, Node's URL): read through its `href`. */
@@ -377,6 +402,19 @@ export function withN5<S extends StoreLike>(store: S): S;
  * undefined where nothing was presented.
  */
 export function storedDataType(array: { readonly store?: unknown; readonly path?: string | undefined }): DataTypeName | V2Dtype | undefined;
+
+/** zarrita's byte strings (ByteStringArray): a null_terminated_bytes or v2 "|S" array as zarr.get returns it. */
+export interface ZarritaByteStrings extends BufferBacked {
+  readonly chars: number;
+}
+
+/**
+ * The values of a byte-string result as numpy holds them: each element's
+ * bytes without its trailing NULs, interior NULs and every byte kept
+ * (ByteStringArray.get(i) decodes UTF-8 and drops every NUL). Views of the
+ * result's buffer.
+ */
+export function byteStrings(data: ZarritaByteStrings): Uint8Array[];
 
 /** One field of a struct array: its values as withDataTypes presents the field's type (strings: an Array of them). */
 export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | string[]> {}

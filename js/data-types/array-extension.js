@@ -6,16 +6,19 @@
 //
 // zarrita fills a missing chunk itself with one number, allocating the
 // whole chunk: wrong for a fill whose parts differ (a complex fill, record
-// or raw bytes), and as costly as the chunk for a read of one element.
-// The chunk's bytes come from zarrita's own per-array context (its
-// getChunkBytes finds inner chunks of shards, and answers undefined for a
-// missing one), marked so that the store knows the extension fills what is
-// missing (with-data-types.js refuses such reads otherwise: zarrita 0.5
-// and 0.6 have no array extensions).
+// or raw bytes), wrong for byte values no JSON fill_value gives zarrita
+// (variable-length bytes: each element its own view), and as costly as
+// the chunk for a read of one element. The chunk's bytes come from
+// zarrita's own per-array context (its getChunkBytes finds inner chunks of
+// shards, and answers undefined for a missing one), marked so that the
+// store knows the extension fills what is missing (with-data-types.js
+// refuses such reads otherwise: zarrita 0.5 and 0.6 have no array
+// extensions).
 import { hasOwn } from "../errors.js";
 import { normalizePath } from "./catalog.js";
 import { delegate } from "./delegate.js";
 import { broadcastChunk, wholeChunk } from "./missing-chunk.js";
+import { unfillable } from "./shard-index.js";
 
 /** An option of store requests the extension makes: it fills what is missing. */
 export const FILLS_MISSING = Symbol("zarr-codecs-wasm.fills missing chunks");
@@ -48,8 +51,11 @@ export function fillMissingChunks(array, catalog) {
   const p = catalog.get(path);
   if (p?.refused) throw p.refused;
   const context = p ? contextOf(array) : undefined;
-  // Not presented, or a zarrita whose context this does not know: zarrita
-  // reads it, and the store refuses what it would fill wrongly.
+  // Not presented, a presentation whose fill zarrita writes right itself
+  // (byte strings of a UTF-8 fill), or a zarrita whose context this does
+  // not know: zarrita reads it, and the store refuses what it would fill
+  // wrongly.
+  if (!p?.fillElement && !p?.objectFill) return array;
   if (typeof context?.getChunkBytes !== "function" || typeof context.codec?.decode !== "function") return array;
   const where = `withDataTypes: array ${path || "/"}`;
   return delegate(array, {
@@ -58,6 +64,13 @@ export function fillMissingChunks(array, catalog) {
       const bytes = await context.getChunkBytes(coords, marked);
       if (bytes !== undefined && bytes !== null) return context.codec.decode(bytes);
       const shape = context.chunkShape;
+      if (p.objectFill) {
+        // Byte values: every element its own (variable-length bytes), or
+        // none zarrita can hold (byte strings whose fill is no UTF-8).
+        if (p.objectFill.chunk) return p.objectFill.chunk({ ...p, chunkShape: shape });
+        const key = typeof context.encodeChunkKey === "function" ? `${path}/${context.encodeChunkKey(coords)}` : `[${coords.join(", ")}]`;
+        throw unfillable(`chunk ${key}`, path, "is missing", p.objectFill.shown, p.objectFill.why);
+      }
       return calledByGet(opts) ? broadcastChunk(p, shape) : wholeChunk(where, p, shape);
     },
   });

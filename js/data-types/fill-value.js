@@ -6,6 +6,8 @@ import { BytesCodec } from "../codecs/bytes.js";
 import { typeInfo } from "../types/type-info.js";
 import { fillBytes, INT64_EXPECTED, INT64_MIN, int64Of } from "./fill-bytes.js";
 import { asNumber, floatComponentCode, jsonFloat, nativeFloat, refuseFill, SPECIAL, valueOfCode } from "./float-codes.js";
+import { byteStringFill } from "./byte-strings.js";
+import { variableBytesFill } from "./variable-bytes.js";
 
 /**
  * One presented component of the fill: what zarrita fills with.
@@ -99,7 +101,9 @@ function containerValue(p, value) {
  * values of one presented element as its container holds them (one value,
  * or one per position of the trailing dimension); and where zarrita
  * cannot fill with one number (a complex fill whose parts differ, raw or
- * record bytes that differ), `parts`, the same values.
+ * record bytes that differ), `parts`, the same values; for byte values
+ * zarrita cannot fill with at all, `objectFill` (byte-strings.js,
+ * variable-bytes.js).
  * @param {string} where
  * @param {import("./presentation.js").Presentation} p
  * @param {unknown} fill
@@ -107,9 +111,11 @@ function containerValue(p, value) {
  *   Zarr v2 allows null (no fill); `rounded`: the metadata came through
  *   zarrita's consolidated layer (numbers past 2^53 rounded);
  *   `storedEndian`: the bytes codec's, for record fills as stored bytes
- * @returns {{value: unknown, element: unknown[], parts?: unknown[]}}
+ * @returns {{value: unknown, element?: unknown[], parts?: unknown[], objectFill?: object}}
  */
 export function presentFill(where, p, fill, { nullable = false, rounded = false, storedEndian } = {}) {
+  if (p.kind === "byte-string") return byteStringFill(where, p, fill, { nullable });
+  if (p.kind === "variable-bytes") return variableBytesFill(where, fill, { v2: nullable });
   if (p.kind === "string") {
     // Zarr v2's null: what numpy's empty strings are. Trailing U+0000 is
     // padding (the type's JSON form drops it): a missing chunk reads as a

@@ -4,25 +4,34 @@
 // timedelta64 ("<M8[ns]", ">m8[s]": int64), float16 ("<f2") where the
 // runtime has no Float16Array, structured dtypes (zarr-python 2's lists of
 // fields: uint8 with a trailing dimension of the record's bytes, every
-// field little-endian) and void ("|V8": raw bytes); and for one zarrita
-// reads wrongly, unicode ("<U6", ">U6": an Array of strings, as v3's
-// fixed_length_utf32; zarrita's own container cuts astral characters and
-// drops U+0000). zarrita builds v2 codec
+// field little-endian), void ("|V8": raw bytes), byte strings ("|S6",
+// which zarrita reads, but with its base64 fill taken as text:
+// byte-strings.js) and variable-length bytes ("|O" with a vlen-bytes
+// filter: variable-bytes.js); and for one zarrita reads wrongly, unicode
+// ("<U6", ">U6": an Array of strings, as v3's fixed_length_utf32;
+// zarrita's own container cuts astral characters and drops U+0000).
+// zarrita builds v2 codec
 // chains itself, so where the bytes need converting the stored codec goes
 // in as the last filter, and the dtype zarrita sees needs no bytes codec of
 // its own.
 import { describe, invalidMetadata, prefix } from "../errors.js";
 import { parseV2Scalar, parseV2Structured } from "../types/v2-dtype.js";
+import { v2ByteStringType } from "./byte-strings.js";
 import { presentFill } from "./fill-value.js";
+import { isV2VariableBytes, variableBytesPresentation } from "./variable-bytes.js";
+import { requireRegistration } from "../zarrita/registration.js";
 import { presentationOfType } from "./presentation.js";
 import { checkShape, withTrailing } from "./shapes.js";
 import { codecFor, STORED_CODEC } from "./stored-codec.js";
 
-const PRESENTED = /^[<>|](c8|c16|f2|[Mm]8|V\d|U\d)/;
+const PRESENTED = /^[<>|](c8|c16|f2|[Mm]8|V\d|U\d|S\d)/;
 
-/** Whether withDataTypes presents a v2 array of `dtype` (zarrita reads the rest). */
-export function presentsV2(dtype) {
-  return Array.isArray(dtype) || (typeof dtype === "string" && PRESENTED.test(dtype));
+/**
+ * Whether withDataTypes presents a v2 array of `dtype` and `filters` (the
+ * .zarray's; zarrita reads the rest).
+ */
+export function presentsV2(dtype, filters) {
+  return Array.isArray(dtype) || (typeof dtype === "string" && PRESENTED.test(dtype)) || isV2VariableBytes(dtype, filters);
 }
 
 // The v2 dtype strings zarrita reads: "<f4" and the like.
@@ -37,13 +46,16 @@ const V2_NAMES = new Map([["float32", "f4"], ["float64", "f8"], ["int64", "i8"],
  */
 export function presentV2(path, zarray, { floats, rounded, ticket }) {
   const where = `withDataTypes: array ${prefix(path, 256) || "/"}`;
-  if (!presentsV2(zarray.dtype)) return null;
-  const record = parseV2Structured(where, zarray.dtype);
-  const scalar = record ? undefined : parseV2Scalar(where, zarray.dtype);
-  if (!record && !scalar) return null;
-  const dataType = record ?? scalar.type;
+  if (!presentsV2(zarray.dtype, zarray.filters)) return null;
+  const variableBytes = isV2VariableBytes(zarray.dtype, zarray.filters);
+  if (variableBytes) requireRegistration(where, "its chunks are read through the codec vlen-bytes");
+  const record = variableBytes ? undefined : parseV2Structured(where, zarray.dtype);
+  const byteString = record || variableBytes ? undefined : v2ByteStringType(where, zarray.dtype);
+  const scalar = record || variableBytes ? undefined : byteString ? { type: byteString } : parseV2Scalar(where, zarray.dtype);
+  if (!record && !scalar && !variableBytes) return null;
   const order = scalar?.order === ">" ? ">" : "<";
-  const shown = presentationOfType(dataType, floats);
+  const shown = variableBytes ? variableBytesPresentation() : presentationOfType(record ?? scalar.type, floats);
+  const dataType = shown?.dataType;
   // float16 where the runtime has Float16Array: zarrita reads it.
   if (!shown) return null;
   // Void ("|V8") is zarrita's own "|u1" with a trailing dimension: the
@@ -61,7 +73,9 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
     // zarrita would transpose the trailing dimension with the array.
     throw invalidMetadata(where, `dtype ${describe(zarray.dtype)} in Fortran order cannot be presented (its trailing dimension would be transposed with the array); only order "C" is supported`);
   }
-  if (p.kind !== "time" && filters.length) {
+  // Byte strings are presented as stored, and variable-length bytes' filter
+  // is their codec: filters run on the stored values.
+  if (p.kind !== "time" && p.kind !== "byte-string" && p.kind !== "variable-bytes" && filters.length) {
     const ids = filters.map((f) => (typeof f?.id === "string" ? JSON.stringify(prefix(f.id, 64)) : describe(f?.id)));
     throw invalidMetadata(where, `filters [${ids.join(",")}] would run on the presented ${p.presented} values rather than the stored ones; withDataTypes cannot present this array`);
   }
@@ -84,6 +98,8 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
     doc.dtype = p.kind === "record" ? "|u1" : p.kind === "string" ? "|O" : "<f4";
   } else if (p.kind === "raw") {
     doc.dtype = "|u1";
+  } else if (p.kind === "byte-string" || p.kind === "variable-bytes") {
+    // zarrita reads the dtype as it is.
   } else {
     doc.dtype = `${order}${V2_NAMES.get(p.presented)}`;
   }
@@ -103,6 +119,7 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
       presented: p.presented,
       fillParts: fill.parts,
       fillElement: fill.element,
+      objectFill: fill.objectFill,
       chunkShape: doc.chunks,
     },
   };

@@ -78,8 +78,13 @@ function presentChain(where, chain, p, rank, chunkShape, ticket, out = { codecs:
   for (const entry of chain) {
     const name = isPlainObject(entry) ? entry.name : undefined;
     if (typeof name !== "string") throw invalidMetadata(where, `a codec must be an object with a name, got ${describe(entry)}`);
+    // Types whose array -> bytes codec zarrita runs say what it becomes.
+    const own = arrayToBytes ? undefined : p.arrayToBytes?.(where, entry);
     if (arrayToBytes) {
       out.codecs.push(entry);
+    } else if (own) {
+      arrayToBytes = true;
+      out.codecs.push(own);
     } else if (name === "transpose") {
       const order = transposeOrder(where, isPlainObject(entry.configuration) ? entry.configuration.order : undefined, rank, p.trailing);
       out.codecs.push({ ...entry, configuration: { ...entry.configuration, order } });
@@ -136,6 +141,10 @@ function storedEndianOf(chain) {
  *   zarrita cannot fill with one number
  * @property {unknown[]} fillElement  the fill: one presented element's
  *   values, as its container holds them (missing-chunk.js)
+ * @property {{shown: string, why: string, chunk?: (p: Presented) => object} | undefined} objectFill
+ *   where zarrita cannot fill with the fill at all (byte values): how
+ *   messages show it, why zarrita cannot, and where the array extension
+ *   can, a missing chunk
  * @property {number[]} chunkShape     the presented chunk shape
  * @property {object | undefined} shardIndex  how to read a shard's index
  *   (shard-index.js), where missing inner chunks must be refused
@@ -177,8 +186,8 @@ export function presentV3(path, doc, { floats, rounded, ticket }) {
   const fill = presentFill(where, p, doc.fill_value, { rounded, storedEndian: storedEndianOf(doc.codecs) });
   const chain = presentChain(where, doc.codecs, p, rank, presentedChunks, ticket);
   let shardIndex;
-  if (fill.parts && chain.sharding) {
-    // zarrita fills a shard's missing inner chunks with one number: without
+  if ((fill.parts || fill.objectFill) && chain.sharding) {
+    // zarrita fills a shard's missing inner chunks with one value: without
     // the array extension (0.5, 0.6) such a shard is refused when read
     // (shard-index.js), the others read.
     shardIndex = shardIndexOf(where, chain.sharding.configuration, chunkShape);
@@ -207,6 +216,7 @@ export function presentV3(path, doc, { floats, rounded, ticket }) {
       presented: p.presented,
       fillParts: fill.parts,
       fillElement: fill.element,
+      objectFill: fill.objectFill,
       chunkShape: presentedChunks,
       shardIndex,
     },

@@ -2,8 +2,11 @@
 // zarrita knows (docs/data-types.md). Pure functions of the data type, the
 // `floats` option and what the runtime has.
 import { parseDataType } from "../types/data-type.js";
+import { isVariableLengthBytes } from "../types/variable-length-bytes.js";
 import { componentName } from "./fill-bytes.js";
 import { typeInfo } from "../types/type-info.js";
+import { byteStringPresentation } from "./byte-strings.js";
+import { variableBytesPresentation } from "./variable-bytes.js";
 
 // What every zarrita 0.5-0.7 reads itself.
 const ZARRITA_TYPES = new Set([
@@ -42,7 +45,13 @@ export function passesThrough(spec) {
  * @property {boolean} codec      the array -> bytes codec must convert
  *   (the stored codec), not zarrita's or ours for the presented type
  * @property {string} kind        "int", "float", "raw", "record", "string",
- *   "time" or "zarrita" (a component zarrita reads itself)
+ *   "time", "byte-string", "variable-bytes" or "zarrita" (a component
+ *   zarrita reads itself)
+ * @property {(where: string, entry: {name: string, configuration?: unknown}) => object | undefined} [arrayToBytes]
+ *   types whose array -> bytes codec zarrita runs (byte-strings.js,
+ *   variable-bytes.js): the presented entry of a codec entry, undefined
+ *   where it is no array -> bytes codec of the type; throws for one that
+ *   cannot encode the type
  */
 
 /**
@@ -53,6 +62,7 @@ export function passesThrough(spec) {
 export function presentationOfType(dataType, floats) {
   const t = dataType.info;
   const base = { dataType, trailing: 0, widen: false };
+  if (dataType.nullTerminated) return byteStringPresentation(dataType);
   if (dataType.time) return { ...base, presented: "int64", component: "int64", codec: false, kind: "time" };
   if (dataType.record) {
     return { ...base, presented: "uint8", component: "uint8", trailing: dataType.bytes, codec: true, kind: "record" };
@@ -78,6 +88,7 @@ export function presentationOfType(dataType, floats) {
  */
 export function presentationOf(where, spec, floats) {
   if (passesThrough(spec)) return null;
+  if (isVariableLengthBytes(spec)) return variableBytesPresentation();
   const dataType = parseDataType(where, spec);
   const p = presentationOfType(dataType, floats);
   if (p || typeof spec === "string") return p;

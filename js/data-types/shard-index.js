@@ -33,8 +33,8 @@ export function shardIndexOf(where, sharding, shardShape) {
     else {
       refused ??= new ZarrCodecError(
         "UNFILLABLE_CHUNK",
-        `${where}: its fill_value has parts that differ, and its shard index codecs (${describe(name)}) are not bytes and crc32c, so ` +
-          "missing inner chunks cannot be found before this zarrita fills them with one number, which would read a wrong value; " +
+        `${where}: its fill_value is none zarrita can fill with (parts that differ, or bytes), and its shard index codecs (${describe(name)}) are not bytes and crc32c, so ` +
+          "missing inner chunks cannot be found before this zarrita fills them wrongly; " +
           "the read is refused (zarrita >= 0.7 reads it, through withDataTypes' array extension)",
       );
     }
@@ -55,29 +55,31 @@ export function isIndexRequest(index, range) {
 /**
  * UNFILLABLE_CHUNK: `subject` ("chunk c/0", "shard c/0") of the array at
  * `path` `what` ("is missing"), where an element's fill is several numbers
- * (`fillParts`) and zarrita fills with one; `why` ends the message.
+ * (`fill`, fillParts) and zarrita fills with one, or is shown by `fill`
+ * (a string: byte values zarrita cannot fill with); `why` ends the message.
  */
-export function unfillable(subject, path, what, fillParts, why) {
-  return new ZarrCodecError(
-    "UNFILLABLE_CHUNK",
-    `withDataTypes: ${subject} of array ${path || "/"} ${what}, so it reads as the fill value ` +
-      `${JSON.stringify(fillParts.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension); ${why}`,
-  );
+export function unfillable(subject, path, what, fill, why) {
+  const shown =
+    typeof fill === "string"
+      ? fill
+      : `${JSON.stringify(fill.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension)`;
+  return new ZarrCodecError("UNFILLABLE_CHUNK", `withDataTypes: ${subject} of array ${path || "/"} ${what}, so it reads as the fill value ${shown}; ${why}`);
 }
 
 /**
  * Refuses a shard (`bytes` its index, undefined where the shard is
- * missing) that misses an inner chunk.
+ * missing) that misses an inner chunk; `fill` as unfillable() takes it.
  */
-export function checkShardIndex(index, bytes, key, path, fillParts) {
+export function checkShardIndex(index, bytes, key, path, fill) {
+  const how = typeof fill === "string" ? "with the metadata's fill_value itself" : "with one number";
   const why = (what) =>
     unfillable(
       `shard ${key}`,
       path,
       what,
-      fillParts,
-      "this zarrita fills a missing inner chunk with one number, which would read a wrong value, so the read is refused " +
-        "(zarrita >= 0.7 reads it, through withDataTypes' array extension)",
+      fill,
+      `this zarrita fills a missing inner chunk ${how}, which would read a wrong value, so the read is refused` +
+        (typeof fill === "string" ? "" : " (zarrita >= 0.7 reads it, through withDataTypes' array extension)"),
     );
   if (bytes === undefined) throw why("is missing");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

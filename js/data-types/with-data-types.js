@@ -166,7 +166,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const parsed = bytes && parse(bytes);
     const [path] = splitKey(key);
     if (!parsed) return bytes; // no v2 array here (zarrita tries both versions)
-    if (!presentsV2(parsed.doc?.dtype)) {
+    if (!presentsV2(parsed.doc?.dtype, parsed.doc?.filters)) {
       catalog.forget(path);
       return bytes;
     }
@@ -187,7 +187,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (!parsed || !Array.isArray(parsed.doc?._ARRAY_DIMENSIONS)) return bytes;
     const arrayBytes = await store.get(key.replace(/\.zattrs$/, ".zarray"), opts);
     const array = arrayBytes && parse(arrayBytes);
-    if (!array || !presentsV2(array.doc?.dtype)) return bytes;
+    if (!array || !presentsV2(array.doc?.dtype, array.doc?.filters)) return bytes;
     await ensureReady();
     const [path] = splitKey(key);
     let result;
@@ -210,7 +210,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const metadata = new Map(Object.entries(entries));
     let changed = false;
     for (const [name, entry] of Object.entries(entries)) {
-      if (!name.endsWith(".zarray") || !presentsV2(entry?.dtype)) continue;
+      if (!name.endsWith(".zarray") || !presentsV2(entry?.dtype, entry?.filters)) continue;
       await ensureReady();
       const path = `${root}/${name.slice(0, -".zarray".length).replace(/\/$/, "")}`.replace(/\/$/, "");
       const exact = exactFill(parsed.text, parsed.doc, (d) => d.metadata[name], rounded);
@@ -246,6 +246,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
   }
 
   function missing(p, path, key) {
+    if (p.objectFill) return unfillable(`chunk ${key}`, path, "is missing", p.objectFill.shown, p.objectFill.why);
     return unfillable(
       `chunk ${key}`,
       path,
@@ -266,7 +267,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const at = locate(key);
     if (!at) return store.get(key, fills ? unmarked(opts) : opts);
     const bytes = await store.get(at.storedKey, fills ? unmarked(opts) : opts);
-    if (bytes === undefined && at.p.fillParts && !at.p.shardIndex && !fills) throw missing(at.p, at.path, at.storedKey);
+    if (bytes === undefined && (at.p.fillParts || at.p.objectFill) && !at.p.shardIndex && !fills) throw missing(at.p, at.path, at.storedKey);
     return bytes;
   }
 
@@ -277,7 +278,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (index?.refused) throw index.refused;
     const bytes = await store.getRange(at ? at.storedKey : key, range, fills ? unmarked(opts) : opts);
     if (index && isIndexRequest(index, range)) {
-      checkShardIndex(index, bytes, at.storedKey, at.path, at.p.fillParts);
+      checkShardIndex(index, bytes, at.storedKey, at.path, at.p.objectFill?.shown ?? at.p.fillParts);
     }
     return bytes;
   }

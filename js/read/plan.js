@@ -62,6 +62,12 @@ async function makePlan(arr, signal) {
     return plan;
   }
   const presented = presentedOf(arr);
+  if (presented?.objectFill) {
+    // Byte values no JSON fill gives zarrita: withDataTypes fills (or
+    // refuses) those missing chunks itself.
+    plan.viaZarrita = "a fill of byte values, which withDataTypes fills itself";
+    return plan;
+  }
   const parts = presented?.fillParts;
   try {
     plan.fill = fillBytes(Container, za.fillValue, parts);

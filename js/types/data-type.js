@@ -6,8 +6,9 @@
 //
 // Forms: a name ("int4", "r24"); an object { name, configuration } for
 // numpy.datetime64 / numpy.timedelta64 (unit, scale_factor), struct and
-// its legacy alias structured (fields), fixed_length_utf32 and raw_bytes
-// (length_bytes); any other name in object form with no configuration.
+// its legacy alias structured (fields), fixed_length_utf32, raw_bytes and
+// null_terminated_bytes (length_bytes); any other name in object form with
+// no configuration.
 import { describe, hasOwn, invalidMetadata, isPlainObject, prefix, ZarrCodecError } from "../errors.js";
 import { RecordType } from "./record-type.js";
 import { elementBytes, typeInfo } from "./type-info.js";
@@ -19,7 +20,7 @@ export const DATETIME_UNITS = [
 const MAX_SCALE_FACTOR = 2 ** 31 - 1;
 const TIME_TYPES = new Set(["numpy.datetime64", "numpy.timedelta64"]);
 // Types that hold nothing of a fixed size: never a record's field.
-const VARIABLE_LENGTH = new Set(["string", "bytes", "v2:object", "vlen-utf8", "vlen-bytes"]);
+const VARIABLE_LENGTH = new Set(["string", "bytes", "variable_length_bytes", "v2:object", "vlen-utf8", "vlen-bytes"]);
 // Longer names are in no spec: refused without reaching wasm.
 const MAX_NAME = 256;
 // raw_bytes of more bytes than the core's r<N> (N <= 2^24 bits).
@@ -36,6 +37,10 @@ export const MAX_STRUCT_DEPTH = 32;
  * @property {number} bytes        bytes of one element
  * @property {RecordType} [record] struct, structured: the fields
  * @property {number} [codePoints] fixed_length_utf32: its capacity
+ * @property {number} [lengthBytes] fixed_length_utf32, raw_bytes,
+ *   null_terminated_bytes: the configuration's length_bytes
+ * @property {boolean} [nullTerminated] null_terminated_bytes (zarr-python
+ *   3's numpy "|S<n>"): raw bytes read as a NUL-padded byte string
  */
 
 // Marks a DataType this module made, so that codecs built from one (the
@@ -73,7 +78,7 @@ export function parseDataType(where, spec, depth = 0) {
     if (TIME_TYPES.has(spec)) {
       throw invalidMetadata(where, `data type ${spec} needs its object form { "name": "${spec}", "configuration": { "unit", "scale_factor" } }`);
     }
-    if (spec === "struct" || spec === "structured" || spec === "fixed_length_utf32" || spec === "raw_bytes") {
+    if (["struct", "structured", "fixed_length_utf32", "raw_bytes", "null_terminated_bytes"].includes(spec)) {
       throw invalidMetadata(where, `data type ${spec} needs its object form { "name": "${spec}", "configuration": { ... } }`);
     }
     return dataTypeOf(where, spec, spec);
@@ -94,12 +99,15 @@ export function parseDataType(where, spec, depth = 0) {
     const length = lengthBytes(where, name, configuration, (n) => n > 0 && n % 4 === 0, "a positive multiple of 4");
     return dataTypeOf(where, `fixed_length_utf32/${length}`, name, { codePoints: length / 4, lengthBytes: length });
   }
-  if (name === "raw_bytes") {
+  if (name === "raw_bytes" || name === "null_terminated_bytes") {
+    // zarr-python 3 refuses a length below 1 for both ("length must be >=
+    // 1": no value would fit).
     const length = lengthBytes(where, name, configuration, (n) => n > 0, "a positive integer");
     if (length > MAX_RAW_BYTES) {
-      throw new ZarrCodecError("UNSUPPORTED_DATA_TYPE", `${where}: raw_bytes of ${length} bytes is larger than the ${MAX_RAW_BYTES} bytes this package supports`);
+      throw new ZarrCodecError("UNSUPPORTED_DATA_TYPE", `${where}: ${name} of ${length} bytes is larger than the ${MAX_RAW_BYTES} bytes this package supports`);
     }
-    return dataTypeOf(where, `r${8 * length}`, name, { lengthBytes: length });
+    const extra = name === "null_terminated_bytes" ? { lengthBytes: length, nullTerminated: true } : { lengthBytes: length };
+    return dataTypeOf(where, `r${8 * length}`, name, extra);
   }
   // Other types take no configuration; an empty one says the same.
   if (configuration !== undefined && !(isPlainObject(configuration) && Object.keys(configuration).length === 0)) {

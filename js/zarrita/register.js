@@ -5,6 +5,7 @@
 import { BytesCodec } from "../codecs/bytes.js";
 import { NumcodecsPackBitsCodec } from "../codecs/numcodecs-packbits.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
+import { VlenBytesCodec } from "../codecs/vlen-bytes.js";
 import { N5DefaultCodec } from "../n5/n5-default-codec.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
 import { describe, ZarrCodecError } from "../errors.js";
@@ -97,6 +98,16 @@ function zarritaNumcodecsPackBits({ containers }) {
   };
 }
 
+// vlen-bytes reads the same through every zarrita: its items need no
+// zarrita container (a plain Array of Uint8Array).
+function zarritaVlenBytes() {
+  return {
+    fromConfig(configuration, meta) {
+      return new VlenBytesCodec(configuration, meta);
+    },
+  };
+}
+
 function zarritaN5Default({ containers }, registry) {
   return {
     fromConfig(configuration, meta) {
@@ -122,9 +133,10 @@ function once(load) {
 }
 
 /**
- * Sets "bytes", "endian", "packbits", "numcodecs.packbits", "n5_default"
- * and the codec withDataTypes presents stored types through in a zarrita
- * codec registry to loaders of the wasm codecs. The module loads on first
+ * Sets "bytes", "endian", "packbits", "numcodecs.packbits", "n5_default",
+ * "vlen-bytes" (also as "numcodecs.vlen-bytes", its name as a Zarr v2
+ * filter in zarrita 0.7) and the codec withDataTypes presents stored types
+ * through in a zarrita codec registry to loaders of the wasm codecs. The module loads on first
  * use, through `ensureReady` (the entry's ready()). Returns the registry.
  * @template {Map<string, () => unknown>} R
  * @param {R} registry
@@ -154,6 +166,9 @@ export function registerUsing(registry, ensureReady) {
   registry.set("packbits", loader(zarritaPackBits));
   registry.set("numcodecs.packbits", loader(zarritaNumcodecsPackBits));
   registry.set("n5_default", loader(zarritaN5Default));
+  const vlenBytes = loader(zarritaVlenBytes);
+  registry.set("vlen-bytes", vlenBytes);
+  registry.set("numcodecs.vlen-bytes", vlenBytes);
   registry.set(STORED_CODEC, stored);
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.
   registry.set(`numcodecs.${STORED_CODEC}`, stored);

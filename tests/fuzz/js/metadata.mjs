@@ -26,7 +26,7 @@ import { classify, OUTCOMES, protoKeys, withTimeout } from "./outcomes.mjs";
 import { FAMILIES, referenceCase, Unexpected } from "./reference-cases.mjs";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
-const SEEDS = ["v3-data-types.zarr", "v3-records.zarr", "v2-data-types.zarr", "v2-records.zarr", "v2-big-endian.zarr"];
+const SEEDS = ["v3-data-types.zarr", "v3-records.zarr", "v2-data-types.zarr", "v2-records.zarr", "v2-big-endian.zarr", "v3-bytes.zarr", "v2-bytes.zarr"];
 
 // Every file of a fixture store, in memory ("/a/zarr.json" -> bytes).
 function loadStore(name) {
@@ -85,6 +85,8 @@ const HOSTILE_VALUES = (r) => [
   "int4", "float8_e4m3", "r16", "r12", "string", "struct", "fixed_length_utf32",
   { name: "fixed_length_utf32", configuration: { length_bytes: r.int(64) } },
   { name: "raw_bytes", configuration: { length_bytes: r.int(64) - 8 } },
+  { name: "null_terminated_bytes", configuration: { length_bytes: r.int(64) - 8 } },
+  "variable_length_bytes", "bytes", { name: "vlen-bytes", configuration: {} }, "YWI=", [1, 2, 256],
   { name: "struct", configuration: { fields: [{ name: "a", data_type: "int4" }, { name: r.pick(["a", "b", ""]), data_type: r.pick(["uint8", "string", "float8_e4m3"]) }] } },
   { name: "numpy.datetime64", configuration: { unit: r.pick(["s", "fortnight", "generic"]), scale_factor: r.pick([1, 0, 2 ** 31]) } },
   deep(r.int(20000)),
@@ -151,6 +153,9 @@ function mutate(r, doc) {
 
 const UNREADABLE = Symbol("unreadable");
 
+// The bytes of a TypedArray (or of zarrita's containers), as text.
+const hexOf = (d) => Buffer.from(d?.buffer ?? new Uint8Array(0), d?.byteOffset ?? 0, d?.byteLength ?? 0).toString("hex");
+
 /**
  * How much of an opened array a read may take. zarrita opens the arrays
  * this package leaves to it (int16, v2 ">i2") without checking their grid,
@@ -172,10 +177,13 @@ function extentOf(arr) {
   return elements > 2 ** 22 || chunks > 2 ** 14 ? "huge" : "whole";
 }
 
-/** What a read gave, comparable across runs: the bytes, or the strings of an Array. */
+/**
+ * What a read gave, comparable across runs: the bytes; for an Array
+ * (v2:object), its strings, and each Uint8Array item's bytes.
+ */
 function valuesOf(data) {
-  if (Array.isArray(data)) return JSON.stringify(data);
-  return Buffer.from(data.buffer ?? new Uint8Array(0), data.byteOffset ?? 0, data.byteLength ?? 0).toString("hex");
+  if (Array.isArray(data)) return JSON.stringify(data.map((v) => (ArrayBuffer.isView(v) ? hexOf(v) : v)));
+  return hexOf(data);
 }
 
 export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = {}) {

@@ -25,6 +25,8 @@ const STORES = [
   ["v3-numcodecs-packbits.zarr", (s) => withDataTypes(s)],
   ["v3-records.zarr", (s) => withDataTypes(s)],
   ["n5-store.n5", (s) => withN5(withDataTypes(s))],
+  ["v2-bytes.zarr", (s) => withDataTypes(s)],
+  ["v3-bytes.zarr", (s) => withDataTypes(s)],
 ];
 
 // Arrays whose every chunk read must decode itself (none through zarrita):
@@ -77,7 +79,18 @@ describe.each(STORES)("%s", (storeName, wrap) => {
       }
       const opened7 = () => zarr7.open(zarr7.root(wrap(new FileSystemStore(fixturePath(storeName)))).resolve(name), { kind: "array" });
       for (const selection of selections(arr.shape)) {
-        const { value: ours, taken } = await pathsTaken(() => read(arr, selection));
+        let ours;
+        let taken;
+        try {
+          ({ value: ours, taken } = await pathsTaken(() => read(arr, selection)));
+        } catch (error) {
+          // Refused by read as by zarr.get of every zarrita (a fill of
+          // bytes that are no UTF-8: withDataTypes refuses the missing
+          // chunk).
+          expect(error.code).toBe("UNFILLABLE_CHUNK");
+          await expect(zarr.get(arr, selection)).rejects.toThrow();
+          continue;
+        }
         let theirs;
         try {
           theirs = await zarr.get(arr, selection);

@@ -29,6 +29,7 @@ async function objects() {
       { codecs: [{ name: "transpose", configuration: { order: [0] } }, { name: "bytes" }] },
       meta("uint8"),
     ),
+    "api.VlenBytesCodec": main.VlenBytesCodec.fromConfig(undefined, meta("variable_length_bytes")),
   };
   const native = main.nativeCodecs();
   const nativeCodec = new native.BytesCodec("uint8", {}, [1]);

@@ -9,8 +9,10 @@ import {
   N5DefaultCodec,
   NumcodecsPackBitsCodec,
   PackBitsCodec,
+  VlenBytesCodec,
   ZarrCodecError,
   bfloat16ToFloat32,
+  byteStrings,
   compiledWasm,
   diagnostics,
   float16ToFloat32,
@@ -48,6 +50,7 @@ import {
   type StructFields,
   type V2Dtype,
   type WasmModule,
+  type ZarritaByteStrings,
   type WasmSource,
   type WithDataTypesOptions,
 } from "zarr-codecs-wasm";
@@ -148,6 +151,23 @@ export async function n5(): Promise<number> {
   // @ts-expect-error n5_default decodes asynchronously: no decodeInto
   codec.decodeInto(block, new Uint16Array(4));
   return kind.length + chunk.shape.length;
+}
+
+export function variableLengthBytes(): number {
+  const codec = VlenBytesCodec.fromConfig(undefined, { dataType: "variable_length_bytes", shape: [2] });
+  const kind: "array_to_bytes" = codec.kind;
+  const encoded: Uint8Array = codec.encode({ data: [new Uint8Array([1]), new Uint8Array(0)] });
+  const items: Uint8Array[] = codec.decode(encoded).data;
+  new VlenBytesCodec({}, { data_type: "v2:object", shape: [1] }).dispose();
+  // @ts-expect-error vlen-bytes takes no configuration
+  VlenBytesCodec.fromConfig({ endian: "little" }, { dataType: "bytes", shape: [1] });
+  // @ts-expect-error its items are Uint8Arrays
+  codec.encode({ data: ["a", "b"] });
+  const strings: ZarritaByteStrings = { buffer: new ArrayBuffer(4), byteOffset: 0, byteLength: 4, chars: 2 };
+  const values: Uint8Array[] = byteStrings(strings);
+  // @ts-expect-error byte strings say their width (chars)
+  byteStrings(new Uint8Array(4));
+  return kind.length + items.length + values.length;
 }
 
 // ---- errors: every code, and narrowing on it ---------------------------------
