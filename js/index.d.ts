@@ -139,6 +139,22 @@ type DisposableIfDeclared = { [K in DisposeSymbol]: () => void };
 
 // ---- codecs ----------------------------------------------------------------
 
+/**
+ * fromConfig's options for codecs that can hold narrow floats (float16,
+ * bfloat16, float8_*, float6_*, float4_e2m1fn and their complex forms).
+ */
+export interface CodecOptions {
+  /**
+   * "bits" (default): narrow floats decode to their bit patterns (Uint8Array,
+   * Uint16Array; float16 to Float16Array where the runtime has it) and
+   * encode from them; "float32": they decode to a Float32Array, widened
+   * exactly, and encode from one, narrowed with the format's rounding (a
+   * value the format cannot hold throws VALUE_OUT_OF_RANGE). Other data
+   * types are unaffected.
+   */
+  floats?: "bits" | "float32" | undefined;
+}
+
 /** The `bytes` codec's configuration (Zarr v3). */
 export interface BytesConfiguration {
   /** Byte order of multi-byte values; required by the spec for them, absent for one-byte types. */
@@ -153,7 +169,7 @@ export interface BytesConfiguration {
 export declare class BytesCodec {
   readonly kind: "array_to_bytes";
   constructor(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta);
-  static fromConfig(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta): BytesCodec;
+  static fromConfig(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta, options?: CodecOptions | null): BytesCodec;
   /** Decodes a chunk's bytes. Where decoding is a plain copy (little-endian data), the values may be a view of `bytes` rather than a copy. */
   decode(bytes: BytesInput): Chunk<DecodedArray>;
   /** Decodes into `out` (the data type's container, of the decoded size), allocating nothing; returns `out`. */
@@ -181,7 +197,7 @@ export interface PackBitsConfiguration {
 export declare class PackBitsCodec {
   readonly kind: "array_to_bytes";
   constructor(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta);
-  static fromConfig(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta): PackBitsCodec;
+  static fromConfig(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta, options?: CodecOptions | null): PackBitsCodec;
   decode(bytes: BytesInput): Chunk<DecodedArray>;
   /** Decodes into `out` (the data type's container, of the decoded size), allocating nothing; returns `out`. */
   decodeInto<T extends BufferBacked>(bytes: BytesInput, out: T): T;
