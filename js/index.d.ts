@@ -388,11 +388,22 @@ export function withDataTypes<S extends StoreLike>(store: S, options?: WithDataT
 export function withN5<S extends StoreLike>(store: S): S;
 
 /**
- * The data type as an array's metadata names it, for an array opened
- * through withDataTypes: a v3 name or object form, or for v2 the dtype;
- * undefined where nothing was presented.
+ * The data type as an array's metadata names it, for every array opened
+ * through withDataTypes, presented or not: a v3 name or object form
+ * ("uint16", "int4", { name: "struct", ... }), or for v2 the dtype ("<u2",
+ * "<c8"); undefined for an array whose metadata withDataTypes did not read
+ * (a store without it, or withN5 wrapped around it).
  */
 export function storedDataType(array: { readonly store?: unknown; readonly path?: string | undefined }): DataTypeName | V2Dtype | undefined;
+
+/**
+ * Whether withDataTypes presented the array to zarrita as a type other than
+ * the stored one (int4 as int8, float8 as float32, a struct as uint8 bytes,
+ * complex with a trailing dimension): its values are then the presented
+ * type's, converted by the package's codecs. False for arrays zarrita reads
+ * as they are, and for arrays not opened through withDataTypes.
+ */
+export function isPresented(array: { readonly store?: unknown; readonly path?: string | undefined }): boolean;
 
 /** One field of a struct array: its values as withDataTypes presents the field's type. */
 export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | ZarritaArray<string>> {}
