@@ -7,7 +7,8 @@
 // run here and what runs it instead:
 //   <!-- docs-test: not run: <reason> -->
 // The placeholder URLs of the examples are replaced by the sample store
-// (the demo's, written here) and the N5 fixture, served over HTTP.
+// (the demo's, written here) and the N5 fixture, served over HTTP; the
+// placeholder paths by the same two folders on disk.
 //
 // What a block says it prints is checked: a line
 //   console.log(...); // => <what it prints> // <prose, optional>
@@ -32,6 +33,10 @@ jest.setTimeout(120000);
 const PLACEHOLDERS = {
   "https://example.com/data.zarr": "data.zarr",
   "https://example.com/container.n5": "container.n5",
+};
+const LOCAL_PLACEHOLDERS = {
+  "/path/to/data.zarr": "data.zarr",
+  "/path/to/container.n5": "container.n5",
 };
 const RUN = new Set(["js", "javascript", "mjs"]);
 const SKIP = /^<!-- docs-test: not run: (.+) -->$/;
@@ -168,6 +173,7 @@ describe("every JavaScript block runs as written, and prints what it says", () =
   test.each(runnable.map((b, i) => [`${b.file}:${b.line}`, b, i]))("%s", async (_, b, i) => {
     let source = b.code;
     for (const [placeholder, path] of Object.entries(PLACEHOLDERS)) source = source.split(placeholder).join(`${base}/${path}`);
+    for (const [placeholder, path] of Object.entries(LOCAL_PLACEHOLDERS)) source = source.split(placeholder).join(join(scratch, path));
     const { code, claims } = instrument(source);
     const file = join(runDir, `block-${i}.mjs`);
     writeFileSync(file, code);
