@@ -17,7 +17,7 @@ export {
   float6E3m2fnToFloat32,
   widenToFloat32,
 } from "./widen.js";
-export { storedDataType } from "./data-types/with-data-types.js";
+export { isPresented, storedDataType } from "./data-types/with-data-types.js";
 export { byteStrings } from "./data-types/byte-string-values.js";
 export { structFields } from "./records/struct-fields.js";
 export { withN5 } from "./n5/with-n5.js";

@@ -139,6 +139,22 @@ type DisposableIfDeclared = { [K in DisposeSymbol]: () => void };
 
 // ---- codecs ----------------------------------------------------------------
 
+/**
+ * fromConfig's options for codecs that can hold narrow floats (float16,
+ * bfloat16, float8_*, float6_*, float4_e2m1fn and their complex forms).
+ */
+export interface CodecOptions {
+  /**
+   * "bits" (default): narrow floats decode to their bit patterns (Uint8Array,
+   * Uint16Array; float16 to Float16Array where the runtime has it) and
+   * encode from them; "float32": they decode to a Float32Array, widened
+   * exactly, and encode from one, narrowed with the format's rounding (a
+   * value the format cannot hold throws VALUE_OUT_OF_RANGE). Other data
+   * types are unaffected.
+   */
+  floats?: "bits" | "float32" | undefined;
+}
+
 /** The `bytes` codec's configuration (Zarr v3). */
 export interface BytesConfiguration {
   /** Byte order of multi-byte values; required by the spec for them, absent for one-byte types. */
@@ -153,7 +169,7 @@ export interface BytesConfiguration {
 export declare class BytesCodec {
   readonly kind: "array_to_bytes";
   constructor(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta);
-  static fromConfig(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta): BytesCodec;
+  static fromConfig(configuration: BytesConfiguration | null | undefined, meta: ChunkMeta, options?: CodecOptions | null): BytesCodec;
   /** Decodes a chunk's bytes. Where decoding is a plain copy (little-endian data), the values may be a view of `bytes` rather than a copy. */
   decode(bytes: BytesInput): Chunk<DecodedArray>;
   /** Decodes into `out` (the data type's container, of the decoded size), allocating nothing; returns `out`. */
@@ -181,7 +197,7 @@ export interface PackBitsConfiguration {
 export declare class PackBitsCodec {
   readonly kind: "array_to_bytes";
   constructor(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta);
-  static fromConfig(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta): PackBitsCodec;
+  static fromConfig(configuration: PackBitsConfiguration | null | undefined, meta: ChunkMeta, options?: CodecOptions | null): PackBitsCodec;
   decode(bytes: BytesInput): Chunk<DecodedArray>;
   /** Decodes into `out` (the data type's container, of the decoded size), allocating nothing; returns `out`. */
   decodeInto<T extends BufferBacked>(bytes: BytesInput, out: T): T;
@@ -397,9 +413,11 @@ export function withDataTypes<S extends StoreLike>(store: S, options?: WithDataT
 export function withN5<S extends StoreLike>(store: S): S;
 
 /**
- * The data type as an array's metadata names it, for an array opened
- * through withDataTypes: a v3 name or object form, or for v2 the dtype;
- * undefined where nothing was presented.
+ * The data type as an array's metadata names it, for every array opened
+ * through withDataTypes, presented or not: a v3 name or object form
+ * ("uint16", "int4", { name: "struct", ... }), or for v2 the dtype ("<u2",
+ * "<c8"); undefined for an array whose metadata withDataTypes did not read
+ * (a store without it, or withN5 wrapped around it).
  */
 export function storedDataType(array: { readonly store?: unknown; readonly path?: string | undefined }): DataTypeName | V2Dtype | undefined;
 
@@ -415,6 +433,15 @@ export interface ZarritaByteStrings extends BufferBacked {
  * result's buffer.
  */
 export function byteStrings(data: ZarritaByteStrings): Uint8Array[];
+
+/**
+ * Whether withDataTypes presented the array to zarrita as a type other than
+ * the stored one (int4 as int8, float8 as float32, a struct as uint8 bytes,
+ * complex with a trailing dimension): its values are then the presented
+ * type's, converted by the package's codecs. False for arrays zarrita reads
+ * as they are, and for arrays not opened through withDataTypes.
+ */
+export function isPresented(array: { readonly store?: unknown; readonly path?: string | undefined }): boolean;
 
 /** One field of a struct array: its values as withDataTypes presents the field's type (strings: an Array of them). */
 export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | string[]> {}

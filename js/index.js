@@ -2,6 +2,7 @@
 // WebAssembly, and every Zarr data type through zarrita. This entry loads
 // the wasm inlined in the package unless ready({ wasm }) says otherwise;
 // zarr-codecs-wasm/slim is the same without the inlined copy.
+import { importDist } from "./wasm/dist-import.js";
 import { readyWith } from "./wasm/load.js";
 import { inlineWasm } from "./wasm/inline.js";
 import { registerUsing } from "./zarrita/register.js";
@@ -17,7 +18,13 @@ export * from "./exports.js";
  * @param {{wasm?: unknown}} [options]
  */
 export function ready(options) {
-  return readyWith({ wasm: options?.wasm ?? inlineWasm });
+  return readyWith({ wasm: options?.wasm ?? inlineWasm }, undefined, glue);
+}
+
+// Imported when first needed, so that a copy whose wasm was never built
+// still imports and says how to build (wasm/dist-import.js).
+function glue() {
+  return importDist("dist/zarr-codecs-wasm.mjs", () => import("../dist/zarr-codecs-wasm.mjs")).then((m) => m.default);
 }
 
 /** register(zarr.registry): see zarrita/register.js. */

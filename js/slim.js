@@ -3,6 +3,7 @@
 // (zarr-codecs-wasm/wasm) carries no second copy, in a page or in a worker
 // bundled as one file (Vite's default iife workers cannot split off the
 // main entry's lazy import). Call ready({ wasm }) first.
+import createZarrCodecsModule from "../dist/zarr-codecs-wasm.mjs";
 import { ZarrCodecError } from "./errors.js";
 import { readyWith } from "./wasm/load.js";
 import { registerUsing } from "./zarrita/register.js";
@@ -26,8 +27,12 @@ function noSource() {
  * @param {{wasm?: unknown}} [options]
  */
 export function ready(options) {
-  return readyWith(options, noSource);
+  return readyWith(options, noSource, glue);
 }
+
+// A static import: a worker bundled as one file (Vite's iife) carries it,
+// and nothing is split off for a page to fetch later.
+const glue = async () => createZarrCodecsModule;
 
 export function register(registry) {
   return registerUsing(registry, ready);

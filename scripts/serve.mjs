@@ -4,9 +4,11 @@
 //
 //   node scripts/serve.mjs [directory]
 //
-// A directory named on the command line is served with
-// Access-Control-Allow-Origin: *, so that the viewer, served from the
-// repository on another port, can read a store in it.
+// Everything is served with CORS headers, so that a page on another origin
+// (a user's own app on its dev server, the viewer served from the
+// repository on another port) can read a store in it: GET and HEAD, the
+// byte ranges zarrita's FetchStore asks for, and the preflight a browser
+// sends first where a request is not "simple" (a suffix range "bytes=-n").
 import { createReadStream, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
@@ -23,14 +25,41 @@ const TYPES = {
   ".wasm": "application/wasm",
 };
 
+// Any origin may read what is served; the headers zarrita reads of a range
+// response are exposed to it.
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "content-length, content-range, accept-ranges",
+};
+
+// A preflight (OPTIONS with Access-Control-Request-Method): allowed for
+// reads, with the headers asked for (Range, and whatever a store adds).
+function preflight(req, res) {
+  res.writeHead(204, {
+    ...CORS,
+    "access-control-allow-methods": "GET, HEAD, OPTIONS",
+    "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "range",
+    "access-control-max-age": "600",
+    // Chromium's Private Network Access: a page from a public origin asks
+    // before it reads this loopback server.
+    ...(req.headers["access-control-request-private-network"] === "true" ? { "access-control-allow-private-network": "true" } : {}),
+  }).end();
+}
+
 /**
- * Serves `root` on 127.0.0.1. `headers` are added to every response (the
- * CSP test sets a Content-Security-Policy). Resolves to { server, url };
- * rejects with listen's error (EADDRINUSE where `port` is taken).
+ * Serves `root` on 127.0.0.1, with CORS headers (`cors: false` leaves them
+ * out). `headers` are added to every response (the CSP test sets a
+ * Content-Security-Policy). Resolves to { server, url }; rejects with
+ * listen's error (EADDRINUSE where `port` is taken).
  */
-export function serve(root, { port = 0, headers = {} } = {}) {
+export function serve(root, { port = 0, headers: extra = {}, cors = true } = {}) {
   const base = resolve(root);
+  const headers = cors ? { ...CORS, ...extra } : extra;
   const server = createServer((req, res) => {
+    if (cors && req.method === "OPTIONS") {
+      preflight(req, res);
+      return;
+    }
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
@@ -108,12 +137,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let url;
   try {
     port = portFromEnv(process.env.PORT);
-    ({ url } = await serve(root, { port, headers: named ? { "access-control-allow-origin": "*" } : {} }));
+    ({ url } = await serve(root, { port }));
   } catch (error) {
     console.error(`serve: ${error.code ? listenFailure(error, port) : error.message}`);
     process.exit(1);
   }
   console.log(`serving ${root} at ${url}`);
+  console.log("with CORS headers: a page on any origin (your app's dev server) can read a store from it");
   if (named) console.log(`a store in it opens in the viewer (npm run viewer) as ?store=${url}/<path to the store>`);
   else console.log(`viewer: ${url}/examples/viewer/   (decode in a worker: ${url}/examples/viewer/?decode=worker)`);
 }

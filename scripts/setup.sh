@@ -24,12 +24,14 @@ if ((${#need[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# `npm install` keeps the versions package-lock.json pins. (`npm ci` is
-# stricter, and refuses locks that lack other platforms' optional packages,
-# as this machine's npm writes them.)
+# `npm ci` installs exactly what package-lock.json pins, and fails where
+# the lock and package.json disagree, so CI tests the lock users get. (The
+# lock holds every platform's optional packages, as `npm ci` requires:
+# tests/js/lock-files.test.js checks that it is accepted and that a
+# clone's `npm install` leaves it unchanged.)
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm dependencies"
-  npm install --no-audit --no-fund --loglevel=error
+  echo "setup: installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
 fi
 
 # The viewer apps the browser tests build (tests/apps/*/package.json): viv's
@@ -37,7 +39,7 @@ fi
 for app in tests/apps/*/; do
   [ -f "$app/package.json" ] || continue
   if [ ! -d "$app/node_modules" ] || [ "$app/package-lock.json" -nt "$app/node_modules/.package-lock.json" ]; then
-    echo "setup: installing npm dependencies of $app"
-    (cd "$app" && npm install --no-audit --no-fund --loglevel=error)
+    echo "setup: installing npm dependencies of $app (npm ci)"
+    (cd "$app" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 done

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
-import { read, register, storedDataType, structFields, withDataTypes } from "zarr-codecs-wasm";
+import { isPresented, read, register, storedDataType, structFields, withDataTypes } from "zarr-codecs-wasm";
 import { dataTypeName } from "../data-type-name.mjs";
 import { writeSampleStore } from "../sample-store.mjs";
 
@@ -97,13 +97,13 @@ async function summarize(typed, name) {
     error.message = `array ${JSON.stringify(name)}: ${error.message}`;
     throw error;
   }
-  const stored = storedDataType(arr); // undefined where zarrita reads the type itself
+  const stored = storedDataType(arr); // as the metadata names it: "uint16", "int4", a struct's object form
   // struct, its alias structured, or a Zarr v2 structured dtype (a list of fields).
   const record = Array.isArray(stored) || stored?.name === "struct" || stored?.name === "structured";
   const shape = record ? arr.shape.slice(0, -1) : arr.shape; // a record's bytes are the last dimension
   const chunks = record ? arr.chunks.slice(0, -1) : arr.chunks;
-  const readAs = stored === undefined ? "" : record ? ` (read as uint8, ${arr.shape.at(-1)} bytes a record)` : ` (read as ${arr.dtype})`;
-  console.log(`${name}: ${dataTypeName(stored ?? arr.dtype)}${readAs} ${shape.join("x")}, chunks ${chunks.join("x")}`);
+  const readAs = !isPresented(arr) ? "" : record ? ` (read as uint8, ${arr.shape.at(-1)} bytes a record)` : ` (read as ${arr.dtype})`;
+  console.log(`${name}: ${dataTypeName(stored)}${readAs} ${shape.join("x")}, chunks ${chunks.join("x")}`);
   const result = await read(arr);
   if (record) summarizeStruct(arr, result);
   else if (typeof at(result.data, 0) === "string") summarizeStrings(result.data);

@@ -23,16 +23,28 @@ const decoder = new TextDecoder();
 const json = (bytes) => JSON.parse(decoder.decode(bytes));
 
 /**
+ * Whether the store at `storeUrl` is an N5 container. A URL ending in .n5
+ * (N5's naming convention) is one where its root has attributes.json,
+ * without asking for a zarr.json first; any other is one where its root
+ * has attributes.json and no zarr.json. Each key asked for and missing is
+ * a 404 in the browser's console, so the common case asks for none.
+ */
+async function isN5(raw, storeUrl) {
+  const hasAttributes = async () => (await raw.get("/attributes.json")) !== undefined;
+  if (/\.n5\/?$/i.test(new URL(storeUrl).pathname) && (await hasAttributes())) return true;
+  return (await raw.get("/zarr.json")) === undefined && (await hasAttributes());
+}
+
+/**
  * @param {string} storeUrl
  * @param {"auto" | "zarr" | "n5"} format auto: N5 where the root has
- *   attributes.json and no zarr.json
+ *   attributes.json and no zarr.json (isN5)
  * @returns {Promise<{format: "zarr" | "n5", store: object, typed: object}>}
  *   store: the raw keys (N5's own under withN5's), typed: for zarrita
  */
 export async function openStore(storeUrl, format = "auto") {
   const raw = cached(new zarr.FetchStore(storeUrl));
-  let n5 = format === "n5";
-  if (format === "auto") n5 = (await raw.get("/zarr.json")) === undefined && (await raw.get("/attributes.json")) !== undefined;
+  const n5 = format === "n5" || (format === "auto" && (await isN5(raw, storeUrl)));
   return n5 ? { format: "n5", raw, typed: withDataTypes(withN5(raw)) } : { format: "zarr", raw, typed: withDataTypes(raw) };
 }
 

@@ -5,7 +5,7 @@
 // differ only in where the wasm runs. What it returns is plain data: it
 // crosses postMessage.
 import * as zarr from "zarrita";
-import { read, register, storedDataType, structFields } from "zarr-codecs-wasm";
+import { isPresented, read, register, storedDataType, structFields } from "zarr-codecs-wasm";
 import { dataTypeName } from "../data-type-name.mjs";
 import { codecChain, findPackBits } from "./describe.js";
 import { openStore, storedMetadata } from "./open-store.js";
@@ -99,8 +99,8 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   const open = stored.version === 3 ? zarr.open.v3 : zarr.open.v2; // no probing for the other version
   const arr = await open(location, { kind: "array" });
   const storedShape = stored.doc.shape;
-  const presentedAs = storedDataType(arr); // undefined where zarrita reads the type itself
-  const record = isRecord(presentedAs);
+  const storedType = storedDataType(arr) ?? arr.dtype; // as the metadata names it
+  const record = isRecord(storedType);
   const { selection, height, width } = sliceOf(arr.shape, storedShape.length, { wholeTrailing: record });
   const result = asResult(await read(arr, selection)); // zarr.get's result, chunks decoded into place
   const chunkMs = await timeChunks(arr, selection);
@@ -118,12 +118,11 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   };
 
   const packbits = stored.version === 3 ? findPackBits(stored.doc.codecs) : undefined;
-  const storedType = presentedAs ?? arr.dtype;
   const info = {
     format: opened.format === "n5" ? "N5 (read as Zarr v3 through withN5)" : `Zarr v${stored.version}`,
     stored: storedType,
     storedType: dataTypeName(storedType),
-    native: presentedAs === undefined,
+    native: !isPresented(arr),
     storedName: stored.version === 3 ? stored.doc.data_type : stored.doc.dtype,
     presented: arr.dtype,
     codecs: codecChain(stored),
@@ -138,7 +137,7 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   const common = { info, height, width, chunkMs, gridColumns };
 
   if (record) {
-    const { table, fields } = structTable(structFields(result, arr), presentedAs, height * width, rows, indexOf);
+    const { table, fields } = structTable(structFields(result, arr), storedType, height * width, rows, indexOf);
     return { ...common, kind: "struct", table, fields };
   }
   const first = result.data.length ? (typeof result.data.get === "function" ? result.data.get(0) : result.data[0]) : undefined;

@@ -113,6 +113,32 @@ export function shapeOf(codec, shape) {
   return { dims, text: dims.join(",") };
 }
 
+/**
+ * fromConfig's third argument, `{ floats }`: how narrow floats (float16,
+ * bfloat16, float8_*, float6_*, float4_e2m1fn and their complex forms)
+ * decode and encode, "bits" (the default: their bit patterns) or "float32"
+ * (widened exactly, as withDataTypes presents them). Other data types are
+ * unaffected, so one options object fits every codec of a store.
+ * @returns {{floats: "bits" | "float32"}}
+ */
+export function codecOptions(codec, options) {
+  if (options === undefined || options === null) return { floats: "bits" };
+  if (!holds(isPlainObject, options)) {
+    throw new ZarrCodecError("INVALID_CONFIGURATION", `${codec}: options must be an object { floats }, got ${describe(options)}`);
+  }
+  const read = snapshot(codec, "the options", options, "INVALID_CONFIGURATION");
+  for (const key of Object.keys(read)) {
+    if (key !== "floats") {
+      throw new ZarrCodecError("INVALID_CONFIGURATION", `${codec}: unknown option ${describe(key)} (expected floats)`);
+    }
+  }
+  const floats = read.floats ?? "bits";
+  if (floats !== "bits" && floats !== "float32") {
+    throw new ZarrCodecError("INVALID_CONFIGURATION", `${codec}: floats must be "float32" or "bits", got ${describe(floats)}`);
+  }
+  return { floats };
+}
+
 /** meta, read once: any object whose members can be read without throwing. */
 export function metaOf(codec, meta) {
   if (!holds(isPlainObject, meta)) {

@@ -2,13 +2,17 @@
 // Little-endian data on a little-endian host decodes to a zero-copy view, as
 // in zarrita; everything else (big-endian swaps, records field by field,
 // one-byte sub-byte values, widening to float32) runs in wasm.
-import { configurationOf, optionalText } from "./arguments.js";
+import { codecOptions, configurationOf, optionalText } from "./arguments.js";
 import { bytesOf, chunkBytes, viewAs } from "./chunk.js";
 import { chunkOf, coreOf, outputOf, WasmCodec } from "./wasm-codec.js";
 
-/** The presentation the core decodes into for an adapter (wasm-codec.js). */
-export function presentationOf(adapter) {
-  return adapter.floats === "float32" ? "float32" : "stored";
+/**
+ * The presentation the core decodes `dataType` into for an adapter
+ * (wasm-codec.js): `floats: "float32"` widens the narrow float formats
+ * only, the one kind of type it applies to.
+ */
+export function presentationOf(adapter, dataType) {
+  return adapter.floats === "float32" && dataType.info.floatFormat ? "float32" : "stored";
 }
 
 export class BytesCodec extends WasmCodec {
@@ -25,7 +29,7 @@ export class BytesCodec extends WasmCodec {
       (m) => {
         const config = configurationOf("bytes", configuration, ["endian"], '(expected "endian")');
         const endian = optionalText("bytes", "endian", config.endian, '"big" or "little"');
-        return (dataType, shape) => new m.BytesCodec(dataType.descriptor, endian, shape, presentationOf(adapter));
+        return (dataType, shape) => new m.BytesCodec(dataType.descriptor, endian, shape, presentationOf(adapter, dataType));
       },
       meta,
       adapter,
@@ -35,9 +39,11 @@ export class BytesCodec extends WasmCodec {
   /**
    * @param {{endian?: "big" | "little"} | undefined} configuration
    * @param {{dataType: string | object, shape: number[]}} meta
+   * @param {{floats?: "bits" | "float32"}} [options] narrow floats as bit
+   *   patterns (default) or widened to float32
    */
-  static fromConfig(configuration, meta) {
-    return new BytesCodec(configuration, meta);
+  static fromConfig(configuration, meta, options) {
+    return new BytesCodec(configuration, meta, codecOptions("bytes", options));
   }
 
   /**

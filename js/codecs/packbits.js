@@ -1,6 +1,6 @@
 // The `packbits` codec: values of any bit width packed into a continuous
 // bit stream, least significant bit first.
-import { configurationOf, optionalBitIndex, optionalText } from "./arguments.js";
+import { codecOptions, configurationOf, optionalBitIndex, optionalText } from "./arguments.js";
 import { presentationOf } from "./bytes.js";
 import { bytesOf, chunkBytes } from "./chunk.js";
 import { chunkOf, coreOf, outputOf, WasmCodec } from "./wasm-codec.js";
@@ -28,15 +28,22 @@ export class PackBitsCodec extends WasmCodec {
         const last = optionalBitIndex("last_bit", config.last_bit);
         const padding = optionalText("packbits", "padding_encoding", config.padding_encoding, '"none", "first_byte" or "last_byte"');
         return (dataType, shape) =>
-          new m.PackBitsCodec(dataType.descriptor, first, last, padding, shape, presentationOf(adapter));
+          new m.PackBitsCodec(dataType.descriptor, first, last, padding, shape, presentationOf(adapter, dataType));
       },
       meta,
       adapter,
     );
   }
 
-  static fromConfig(configuration, meta) {
-    return new PackBitsCodec(configuration, meta);
+  /**
+   * @param {{padding_encoding?: string | null, first_bit?: number | null,
+   *   last_bit?: number | null} | undefined} configuration
+   * @param {{dataType: string | object, shape: number[]}} meta
+   * @param {{floats?: "bits" | "float32"}} [options] narrow floats as bit
+   *   patterns (default) or widened to float32
+   */
+  static fromConfig(configuration, meta, options) {
+    return new PackBitsCodec(configuration, meta, codecOptions("packbits", options));
   }
 
   /**

@@ -18,6 +18,8 @@ export const normalizePath = (path) => (path === "/" ? "" : path.replace(/\/$/, 
 export class ArrayCatalog {
   /** path -> Presented, or { refused } */
   #arrays = new Map();
+  /** path -> the stored data type of an array zarrita reads as it is */
+  #native = new Map();
   /** a conversion's key -> its ticket */
   #tickets = new Map();
 
@@ -46,21 +48,36 @@ export class ArrayCatalog {
 
   /** @param {import("./present-v3.js").Presented} presented */
   set(path, presented) {
+    this.#native.delete(path);
     this.#arrays.set(path, presented);
+  }
+
+  /** An array zarrita reads as it is: only its stored type is kept (storedDataType). */
+  setNative(path, stored) {
+    this.#arrays.delete(path);
+    this.#native.set(path, stored);
   }
 
   /** An array of a consolidated document whose metadata was refused. */
   refuse(path, error) {
+    this.#native.delete(path);
     this.#arrays.set(path, { refused: error });
   }
 
-  /** An array zarrita reads as it is (or none at all). */
+  /** No array (any more), or none withDataTypes read the metadata of. */
   forget(path) {
     this.#arrays.delete(path);
+    this.#native.delete(path);
   }
 
+  /** What was recorded of a presented (or refused) array. */
   get(path) {
     return this.#arrays.get(normalizePath(String(path ?? "")));
+  }
+
+  /** The stored data type of an array zarrita reads as it is, or undefined. */
+  getNative(path) {
+    return this.#native.get(normalizePath(String(path ?? "")));
   }
 
   /**

@@ -125,7 +125,7 @@ function writeComponent(where, t, fill, view, at) {
       }
       const value = typeof fill === "string" && SPECIAL.has(fill) ? SPECIAL.get(fill) : asNumber(fill);
       if (typeof value !== "number") {
-        throw refuseFill(where, fill, `must be a number, "NaN", "Infinity", "-Infinity" or a ${bits / 4}-digit hex code for ${t.name}`);
+        throw refuseFill(where, fill, `must be a number, "NaN", "Infinity", "-Infinity" or a hex code of ${bits / 4} digits for ${t.name}`);
       }
       if (bits === 32) view.setFloat32(at, value, true);
       else view.setFloat64(at, value, true);

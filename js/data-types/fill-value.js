@@ -3,6 +3,7 @@
 // "NaT", raw bytes, a struct's object of field fills, legacy base64 record
 // bytes, strings) to what zarrita fills the presented array with.
 import { BytesCodec } from "../codecs/bytes.js";
+import { parseDataType } from "../types/data-type.js";
 import { typeInfo } from "../types/type-info.js";
 import { fillBytes, INT64_EXPECTED, INT64_MIN, int64Of } from "./fill-bytes.js";
 import { asNumber, floatComponentCode, jsonFloat, nativeFloat, refuseFill, SPECIAL, valueOfCode } from "./float-codes.js";
@@ -31,7 +32,23 @@ function componentFill(where, p, fill) {
   if (p.presented === "float16" || p.presented === "float32" || p.presented === "float64") {
     return nativeFloat(where, p.presented, fill);
   }
+  // bool or an integer type in object form ({ "name": "int16" }): checked
+  // as the type's own fill, and given to zarrita as it is.
+  fillBytes(where, parseDataType(where, p.component), fill);
   return fill;
+}
+
+/**
+ * The refusal of a 64-bit integer fill past 2^53 that zarrita's
+ * consolidated layer has rounded before withDataTypes saw it.
+ */
+export function refuseRoundedFill(where, fill) {
+  return refuseFill(
+    where,
+    fill,
+    "lies beyond 2^53 and reached withDataTypes through zarrita's consolidated metadata, which rounds such numbers; compose " +
+      "withConsolidatedMetadata(withDataTypes(store)) instead, so the metadata is read first by withDataTypes",
+  );
 }
 
 /** A datetime fill as zarrita's metadata holds int64s: a decimal string. */
@@ -40,14 +57,7 @@ function timeFill(where, fill, { rounded }) {
   // -2^63 (NaT) is a double exactly; where zarrita's consolidated layer has
   // rounded the text already, this is how NaT arrives.
   if (n === undefined && fill === -(2 ** 63)) n = INT64_MIN;
-  else if (n === undefined && rounded && Number.isInteger(fill)) {
-    throw refuseFill(
-      where,
-      fill,
-      "lies beyond 2^53 and reached withDataTypes through zarrita's consolidated metadata, which rounds such numbers; compose " +
-        "withConsolidatedMetadata(withDataTypes(store)) instead, so the metadata is read first by withDataTypes",
-    );
-  }
+  else if (n === undefined && rounded && Number.isInteger(fill)) throw refuseRoundedFill(where, fill);
   if (n === undefined) throw refuseFill(where, fill, INT64_EXPECTED);
   return String(n);
 }

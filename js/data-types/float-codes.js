@@ -131,7 +131,7 @@ export function nativeFloat(where, name, fill) {
   if (typeof fill === "string" && SPECIAL.has(fill)) return fill;
   const code = hexCode(where, fill, bits);
   if (code === undefined) {
-    throw refuseFill(where, fill, `must be a number, "NaN", "Infinity", "-Infinity" or a ${bits / 4}-digit hex code for ${name}`);
+    throw refuseFill(where, fill, `must be a number, "NaN", "Infinity", "-Infinity" or a hex code of ${bits / 4} digits for ${name}`);
   }
   if (bits === 16) return jsonFloat(valueOfCode("float16", code));
   const view = new DataView(new ArrayBuffer(8));

@@ -25,10 +25,15 @@ import { presentV3 } from "./present-v3.js";
 import { passesThrough } from "./presentation.js";
 import { checkShardIndex, isIndexRequest, unfillable } from "./shard-index.js";
 import { delegate } from "./delegate.js";
+import { checkNativeFill, checksNativeFill } from "./native-fill.js";
 
 // How storedDataType and structFields find a store's catalog, through any
 // wrappers that delegate unknown properties (zarrita 0.7's extensions do).
 export const CATALOG = Symbol.for("zarr-codecs-wasm.withDataTypes.catalog");
+
+// The presenter of an array zarrita reads as it is: nothing to present
+// (present() still checks its fill).
+const readsItself = () => null;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -86,12 +91,16 @@ export function withDataTypesUsing(store, options, ensureReady) {
   const presenting = { floats, rounded, ticket: (conversion, where) => catalog.ticket(conversion, where) };
 
   // One array's metadata: presented (recorded in the catalog), or null
-  // where zarrita reads it as it is.
+  // where zarrita reads it as it is (its stored type recorded, its fill
+  // checked all the same).
   function present(path, doc, presenter) {
     try {
       const result = presenter(path, doc, presenting);
       if (result) catalog.set(path, result.presented);
-      else catalog.forget(path);
+      else {
+        checkNativeFill(path, doc, presenting);
+        catalog.setNative(path, doc.dtype ?? doc.data_type);
+      }
       return result?.doc ?? null;
     } catch (error) {
       catalog.forget(path);
@@ -132,12 +141,10 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const { text, doc } = parsed;
     const [path] = splitKey(key);
     if (doc?.node_type === "array") {
-      if (passesThrough(doc.data_type)) {
-        catalog.forget(path);
-        return bytes;
-      }
-      await ensureReady();
-      const out = present(path, exactFill(text, doc, undefined, rounded), presentV3);
+      const native = passesThrough(doc.data_type);
+      // The core's type table checks fills, of native types too.
+      if (!native || checksNativeFill(doc)) await ensureReady();
+      const out = present(path, exactFill(text, doc, undefined, rounded), native ? readsItself : presentV3);
       return out ? bytesOf(out) : bytes;
     }
     const entries = doc?.node_type === "group" && doc.consolidated_metadata?.metadata;
@@ -146,15 +153,17 @@ export function withDataTypesUsing(store, options, ensureReady) {
     let changed = false;
     const metadata = [];
     for (const [name, entry] of Object.entries(entries)) {
-      if (entry?.node_type !== "array" || passesThrough(entry.data_type)) {
+      if (entry?.node_type !== "array") {
         metadata.push([name, entry]);
         continue;
       }
-      await ensureReady();
+      const native = passesThrough(entry.data_type);
+      if (!native || checksNativeFill(entry)) await ensureReady();
       const entryPath = `${path}/${name.replace(/^\//, "")}`;
       const exact = exactFill(text, doc, (d) => d.consolidated_metadata.metadata[name], rounded);
-      metadata.push([name, presentAlone(entryPath, exact, presentV3, entry)]);
-      changed = true;
+      const out = presentAlone(entryPath, exact, native ? readsItself : presentV3, entry);
+      metadata.push([name, out]);
+      if (out !== entry) changed = true;
     }
     if (!changed) return bytes;
     // fromEntries keeps a member named "__proto__" a member.
@@ -166,12 +175,13 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const parsed = bytes && parse(bytes);
     const [path] = splitKey(key);
     if (!parsed) return bytes; // no v2 array here (zarrita tries both versions)
-    if (!presentsV2(parsed.doc?.dtype, parsed.doc?.filters)) {
+    if (!isPlainObject(parsed.doc)) {
       catalog.forget(path);
-      return bytes;
+      return bytes; // zarrita reports it
     }
-    await ensureReady();
-    const out = present(path, exactFill(parsed.text, parsed.doc, undefined, rounded), presentV2);
+    const presents = presentsV2(parsed.doc.dtype, parsed.doc.filters);
+    if (presents || checksNativeFill(parsed.doc)) await ensureReady();
+    const out = present(path, exactFill(parsed.text, parsed.doc, undefined, rounded), presents ? presentV2 : readsItself);
     return out ? bytesOf(out) : bytes;
   }
 
@@ -210,11 +220,14 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const metadata = new Map(Object.entries(entries));
     let changed = false;
     for (const [name, entry] of Object.entries(entries)) {
-      if (!name.endsWith(".zarray") || !presentsV2(entry?.dtype, entry?.filters)) continue;
-      await ensureReady();
+      if (!name.endsWith(".zarray") || !isPlainObject(entry)) continue;
+      const presents = presentsV2(entry.dtype, entry.filters);
+      if (presents || checksNativeFill(entry)) await ensureReady();
       const path = `${root}/${name.slice(0, -".zarray".length).replace(/\/$/, "")}`.replace(/\/$/, "");
       const exact = exactFill(parsed.text, parsed.doc, (d) => d.metadata[name], rounded);
-      metadata.set(name, presentAlone(path, exact, presentV2, entry));
+      const out = presentAlone(path, exact, presents ? presentV2 : readsItself, entry);
+      if (out === entry) continue;
+      metadata.set(name, out);
       const attrsName = name.replace(/\.zarray$/, ".zattrs");
       const attrs = hasOwn(entries, attrsName) ? entries[attrsName] : undefined;
       if (catalog.get(path)?.trailing && Array.isArray(attrs?._ARRAY_DIMENSIONS)) {
@@ -303,17 +316,34 @@ export function withDataTypesUsing(store, options, ensureReady) {
 
 /**
  * The data type an array opened through withDataTypes has in its metadata
- * (a v3 name or object form; for v2 the dtype string, e.g. "<c8"), or
- * undefined where nothing was presented.
+ * (a v3 name or object form; for v2 the dtype string, e.g. "<c8"), whether
+ * it was presented or zarrita reads it as it is; undefined for an array
+ * whose metadata withDataTypes did not read.
  * @param {{store?: object, path?: string}} array
  */
 export function storedDataType(array) {
-  return presentedOf(array)?.stored;
+  return presentedOf(array)?.stored ?? catalogOf(array)?.getNative(array.path);
+}
+
+/**
+ * Whether withDataTypes presented the array to zarrita as another type
+ * (int4 as int8, a struct as bytes, ...): its values are then the presented
+ * type's, converted by the package's codecs.
+ * @param {{store?: object, path?: string}} array
+ */
+export function isPresented(array) {
+  const p = presentedOf(array);
+  // A native type in object form ({ "name": "int16" }) is only renamed.
+  return p !== undefined && p.presented !== p.dataType.name;
+}
+
+function catalogOf(array) {
+  const catalog = array?.store?.[CATALOG];
+  return catalog instanceof ArrayCatalog ? catalog : undefined;
 }
 
 /** What withDataTypes recorded of an array it presented, or undefined. */
 export function presentedOf(array) {
-  const catalog = array?.store?.[CATALOG];
-  const p = catalog instanceof ArrayCatalog ? catalog.get(array.path) : undefined;
+  const p = catalogOf(array)?.get(array.path);
   return p && !p.refused ? p : undefined;
 }

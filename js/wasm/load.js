@@ -3,10 +3,10 @@
 // instance. The .wasm comes from the caller (`ready({ wasm })`: a URL, a
 // Response, bytes or a compiled WebAssembly.Module) or, from the main
 // entry only, from the copy inlined in the package (wasm/inline.js). The
-// Emscripten glue never looks for the .wasm itself: it is always handed a
+// Emscripten glue (its factory) comes from the entry too (index.js,
+// slim.js). It never looks for the .wasm itself: it is always handed a
 // compiled module, so it needs no URL of its own and bundles carry no
 // path of the machine that built them.
-import createZarrCodecsModule from "../../dist/zarr-codecs-wasm.mjs";
 import { describe, tagOf, ZarrCodecError } from "../errors.js";
 import { ABI_VERSION } from "./abi-version.js";
 import { attachIo } from "./io.js";
@@ -163,7 +163,7 @@ export async function instantiate(factory, wasmModule, what = "the .wasm") {
   return module;
 }
 
-async function load(source) {
+async function load(source, glue) {
   if (!hasWasmSimd()) {
     throw new ZarrCodecError(
       "NO_WASM_SIMD",
@@ -172,8 +172,9 @@ async function load(source) {
         "Safari 16.4+)",
     );
   }
-  const wasmModule = await compile(source);
-  const module = await instantiate(createZarrCodecsModule, wasmModule);
+  // The glue and the .wasm load side by side (the main entry imports both lazily).
+  const [wasmModule, factory] = await Promise.all([compile(source), glue()]);
+  const module = await instantiate(factory, wasmModule);
   compiled = wasmModule;
   instance = module;
 }
@@ -185,11 +186,12 @@ async function load(source) {
  * it asked for the same source, and tries its own source otherwise. After
  * a failure a later call tries again. `noSource` is what to throw when
  * nothing is loaded and no source was given (an entry without an inlined
- * copy).
+ * copy). `glue` resolves to the Emscripten factory.
  * @param {{wasm?: unknown} | undefined} options
- * @param {() => never} [noSource]
+ * @param {() => never} noSource
+ * @param {() => Promise<Function>} glue
  */
-export async function readyWith(options, noSource) {
+export async function readyWith(options, noSource, glue) {
   const source = options?.wasm;
   for (;;) {
     if (instance) return;
@@ -203,7 +205,7 @@ export async function readyWith(options, noSource) {
   }
   if (source === undefined) noSource?.();
   const attempt = { source, promise: undefined };
-  attempt.promise = load(source).finally(() => {
+  attempt.promise = load(source, glue).finally(() => {
     if (loading === attempt) loading = undefined;
   });
   loading = attempt;

@@ -54,6 +54,27 @@ test("a folder install of sources that cannot be built here stops and says how t
   expect(run.stderr).toContain("then install this folder again, or the tarball npm pack makes there.");
 });
 
+test("a folder install with --ignore-scripts (no build) imports, and ready() says how to build", () => {
+  const consumer = project("ignore-scripts-consumer");
+  execFileSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", source], { cwd: consumer, stdio: "ignore" });
+  const out = execFileSync(
+    "node",
+    [
+      "--input-type=module",
+      "-e",
+      `import { ready, ZarrCodecError } from "zarr-codecs-wasm";
+       const failure = await ready().then(() => "loaded", (e) => e);
+       console.log(JSON.stringify({ ours: failure instanceof ZarrCodecError, code: failure.code, message: failure.message }));`,
+    ],
+    { cwd: consumer, encoding: "utf8" },
+  );
+  const { ours, code, message } = JSON.parse(out);
+  expect({ ours, code }).toEqual({ ours: true, code: "WASM_LOAD_FAILED" });
+  expect(message).toMatch(/^zarr-codecs-wasm: dist\/zarr-codecs-wasm(\.inline)?\.mjs is missing: this copy of the package was installed from its sources without building/);
+  expect(message).toContain("run npm install in the clone (it builds the wasm with Emscripten; npm run build rebuilds it)");
+  expect(message).toContain('see "Install" in the README');
+});
+
 test("without Emscripten, the message says to install it", () => {
   // PATH holds what the script runs besides shell builtins, and no emcmake.
   const bin = join(scratch, "bin-without-emscripten");

@@ -1,7 +1,8 @@
 // scripts/serve.mjs as `npm run viewer` runs it: any free port unless PORT
 // is set; a PORT that is taken or no port is one clear line and exit code
-// 1, not a stack trace; a named directory is served with CORS for the
-// viewer on another origin.
+// 1, not a stack trace; everything is served with CORS (the repository as
+// `npm run viewer` serves it, and a named directory), so that a page on
+// another origin reads a store: GET, ranges, and preflights answered.
 import { afterEach, expect, jest, test } from "@jest/globals";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -75,4 +76,31 @@ test("a named directory is served at the root, with CORS; a missing one is refus
   const { status, stderr } = runServe({}, ["tests/fixtures/no-such-dir"]);
   expect(status).toBe(1);
   expect(stderr).toBe(`serve: no directory ${ROOT}tests/fixtures/no-such-dir\n`);
+});
+
+test("the repository, as npm run viewer serves it, answers every origin: GET, ranges and preflights", async () => {
+  const { url } = await startServe({});
+  const origin = { origin: "http://localhost:5173" };
+  const whole = await fetch(`${url}/package.json`, { headers: origin });
+  expect([whole.status, whole.headers.get("access-control-allow-origin")]).toEqual([200, "*"]);
+  const size = Number(whole.headers.get("content-length"));
+  const suffix = await fetch(`${url}/package.json`, { headers: { ...origin, range: "bytes=-10" } });
+  expect([suffix.status, suffix.headers.get("access-control-allow-origin"), suffix.headers.get("content-range")]).toEqual([206, "*", `bytes ${size - 10}-${size - 1}/${size}`]);
+  expect(suffix.headers.get("access-control-expose-headers")).toBe("content-length, content-range, accept-ranges");
+  // What Chromium sends before a suffix range or a request with a header of the app's own.
+  const preflight = await fetch(`${url}/package.json`, {
+    method: "OPTIONS",
+    headers: { ...origin, "access-control-request-method": "GET", "access-control-request-headers": "range,x-app", "access-control-request-private-network": "true" },
+  });
+  expect(preflight.status).toBe(204);
+  expect(Object.fromEntries([...preflight.headers].filter(([name]) => name.startsWith("access-control-")))).toEqual({
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, HEAD, OPTIONS",
+    "access-control-allow-headers": "range,x-app",
+    "access-control-allow-private-network": "true",
+    "access-control-expose-headers": "content-length, content-range, accept-ranges",
+    "access-control-max-age": "600",
+  });
+  const missing = await fetch(`${url}/examples/viewer/no-such-store/zarr.json`, { headers: origin });
+  expect([missing.status, missing.headers.get("access-control-allow-origin")]).toEqual([404, "*"]);
 });

@@ -6,7 +6,7 @@
 import { describe, expect, jest, test } from "@jest/globals";
 import { DETECTION_FIELDS, LABELS, makeDetections } from "../../../examples/sample-store.mjs";
 import { ARTIFACTS } from "../support/browser.js";
-import { canvasRGBA, expectedRGBA, finiteRange, firstDifference, openViewer, setControls, viewerSession } from "../support/viewer-page.js";
+import { autoWindow, canvasRGBA, expectedRGBA, firstDifference, openViewer, setControls, viewerSession } from "../support/viewer-page.js";
 
 jest.setTimeout(120000);
 
@@ -42,14 +42,14 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
     expect(state.field).toBe("x");
     expect(await page.evaluate(() => [document.getElementById("canvas").width, document.getElementById("canvas").height])).toEqual([64, 1]);
     const xs = detections.map((d) => Math.fround(d.x));
-    const [xlo, xhi] = finiteRange(xs);
+    const [xlo, xhi] = autoWindow(xs); // 64 records: the percentiles, fenced
     expect(state.range).toEqual([xlo, xhi]);
     expect(firstDifference(await canvasRGBA(page), expectedRGBA(xs, { lo: xlo, hi: xhi }), 64)).toBeNull();
     await page.screenshot({ path: `${ARTIFACTS}/viewer-detections-${mode}.png`, fullPage: true });
 
     await setControls(page, { field: "score" });
     const scores = detections.map((d) => d.score);
-    const [slo, shi] = finiteRange(scores);
+    const [slo, shi] = autoWindow(scores);
     const after = await page.evaluate(() => ({ state: window.viewerState, search: location.search }));
     expect(after.state).toMatchObject({ field: "score", range: [slo, shi] });
     expect(after.search).toContain("field=score");
@@ -77,7 +77,7 @@ test("?field= picks the field drawn and ?rows= the table's length", async () => 
   const { page, state } = await openViewer(viewer.browser, viewer.url, "array=detections&field=y&rows=5");
   const detections = makeDetections();
   const ys = detections.map((d) => Math.fround(d.y));
-  const [lo, hi] = finiteRange(ys);
+  const [lo, hi] = autoWindow(ys);
   expect(state.field).toBe("y");
   expect(await page.inputValue("#field")).toBe("y");
   expect(firstDifference(await canvasRGBA(page), expectedRGBA(ys, { lo, hi }), 64)).toBeNull();

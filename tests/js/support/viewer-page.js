@@ -105,10 +105,42 @@ export function smallestNonZero(values) {
   return c;
 }
 
-/** The finite minimum and maximum. */
+/** The finite minimum and maximum (the window "minmax"). */
 export function finiteRange(values) {
   const finite = Array.from(values, Number).filter(Number.isFinite);
-  return [Math.min(...finite), Math.max(...finite)];
+  return [finite.reduce((a, b) => Math.min(a, b)), finite.reduce((a, b) => Math.max(a, b))];
+}
+
+// docs/viewer.md's percentile: numpy's default, linear interpolation at
+// position p / 100 * (n - 1) of the ascending values.
+function percentileOf(sorted, p) {
+  const at = (p / 100) * (sorted.length - 1);
+  const i = Math.floor(at);
+  const t = at - i;
+  if (t === 0 || i + 1 >= sorted.length) return sorted[i];
+  const [a, b] = [sorted[i], sorted[i + 1]];
+  return t < 0.5 ? a + (b - a) * t : b - (b - a) * (1 - t);
+}
+
+/**
+ * docs/viewer.md's automatic window of a slice whose type is not narrow:
+ * the 0.5th and 99.5th percentiles of the finite values; with fewer than
+ * 200 of them, each pulled in to Tukey's far-out fence (Q1 - 3 IQR, Q3 +
+ * 3 IQR); the finite extent where that leaves one value; whole numbers,
+ * widened, for integer types.
+ */
+export function autoWindow(values, { integer = false } = {}) {
+  // Ascending, -0 before 0 (as a Float64Array sorts).
+  const sorted = Array.from(values, Number).filter(Number.isFinite).sort((a, b) => a - b || Object.is(b, -0) - Object.is(a, -0));
+  let lo = percentileOf(sorted, 0.5);
+  let hi = percentileOf(sorted, 99.5);
+  if (sorted.length < 200) {
+    const [q1, q3] = [percentileOf(sorted, 25), percentileOf(sorted, 75)];
+    lo = Math.max(lo, q1 - 3 * (q3 - q1));
+    hi = Math.min(hi, q3 + 3 * (q3 - q1));
+  }
+  if (!(lo < hi)) [lo, hi] = [sorted[0], sorted.at(-1)];
+  return integer ? [Math.floor(lo), Math.ceil(hi)] : [lo, hi];
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   float6E2m3fnToFloat32,
   float6E3m2fnToFloat32,
   hasWasmSimd,
+  isPresented,
   nativeCodecs,
   ready,
   register,
@@ -31,6 +32,7 @@ import {
   type BytesConfiguration,
   type Chunk,
   type ChunkMeta,
+  type CodecOptions,
   type CodecRegistry,
   type DataTypeName,
   type DecodedArray,
@@ -113,6 +115,12 @@ export function codecs(): number {
   PackBitsCodec.fromConfig({ padding_encoding: "middle" }, meta);
   // @ts-expect-error meta needs a data type
   PackBitsCodec.fromConfig({}, { shape: [4] });
+  const widen: CodecOptions = { floats: "float32" };
+  BytesCodec.fromConfig({}, { dataType: "float8_e4m3", shape: [2] }, widen).dispose();
+  PackBitsCodec.fromConfig({}, { dataType: "float4_e2m1fn", shape: [2] }, { floats: "bits" }).dispose();
+  BytesCodec.fromConfig({}, meta, null).dispose();
+  // @ts-expect-error floats is "bits" or "float32"
+  BytesCodec.fromConfig({}, meta, { floats: "float16" });
 
   const numcodecsConfig: NumcodecsPackBitsConfiguration = { id: "packbits" };
   const filter = NumcodecsPackBitsCodec.fromConfig(numcodecsConfig, { dataType: "bool", shape: [3] });
@@ -264,12 +272,13 @@ export function zarrita(store: MyStore, registry: Map<string, () => Promise<{ fr
 
   const array = { store: typed, path: "/records" };
   const stored: DataTypeName | V2Dtype | undefined = storedDataType(array);
+  const presented: boolean = isPresented(array);
   const v2: V2Dtype = [["a", "<i4"], ["b", "<f8", [2]], ["c", [["d", "|b1"]]]];
   const result = { data: new Uint8Array(12), shape: [2, 6], stride: [6, 1] };
   const fields: StructFields = structFields(result, array);
   const a = fields["a"] as StructColumn;
   const first: unknown = "get" in a.data ? a.data.get(0) : a.data[0];
-  return [String(stored), String(v2), String(n5), String(plain), String(same.size), String(first), ...columns(fields)];
+  return [String(stored), String(presented), String(v2), String(n5), String(plain), String(same.size), String(first), ...columns(fields)];
 }
 
 // ---- widening ------------------------------------------------------------------
