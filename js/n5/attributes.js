@@ -1,8 +1,14 @@
-// An N5 attributes.json as the Zarr v3 metadata the n5_default codec's page
-// shows: an array where it has N5's array attributes, a group otherwise.
-// The array keeps the attributes' axis order, v2 chunk keys with "/", fill
-// 0, and every N5 attribute as a Zarr attribute; its compression becomes
-// the codec chain's compressor where Zarr has an equal codec.
+// An N5 attributes.json as Zarr v3 metadata: an array where it has N5's
+// array attributes, a group otherwise. The array has v2 chunk keys with
+// "/", fill 0, and every N5 attribute as a Zarr attribute; its compression
+// becomes the codec chain's compressor where Zarr has an equal codec.
+//
+// Axes: N5 lists the fastest-varying axis first. With axes "n5" the array
+// keeps that order, as the n5_default codec's page shows it (its chain
+// transposes each block); with axes "reversed" the shape, the chunk shape
+// and the dimension names are reversed (numpy's order, zarr-python 2's
+// N5Store's), and the chain has no transpose: a block's F order is then the
+// chunk's C order (n5-default-codec.js).
 import { describe, invalidMetadata, isPlainObject, prefix } from "../errors.js";
 import { checkShape } from "../data-types/shapes.js";
 import { requireRegistration } from "../zarrita/registration.js";
@@ -68,11 +74,22 @@ function compressorOf(where, compression, typesize) {
 }
 
 /**
+ * The axis names, N5 order: the "axes" attribute (Neuroglancer, TensorStore
+ * and the N5 viewers name the dimensions so, in the order of
+ * "dimensions") where it is a string per dimension; undefined otherwise.
+ */
+function axisNames(attributes, rank) {
+  const names = attributes.axes;
+  return Array.isArray(names) && names.length === rank && names.every((n) => typeof n === "string") ? names : undefined;
+}
+
+/**
  * zarr.json for an N5 array's attributes.json.
  * @param {string} path the array's path, for messages
  * @param {object} attributes
+ * @param {"reversed" | "n5"} axes
  */
-export function n5ArrayMetadata(path, attributes) {
+export function n5ArrayMetadata(path, attributes, axes) {
   const where = `withN5: array ${prefix(path, 256) || "/"}`;
   const { dimensions, blockSize, dataType } = attributes;
   checkShape(where, "dimensions", dimensions);
@@ -87,26 +104,27 @@ export function n5ArrayMetadata(path, attributes) {
   const compressor = compressorOf(where, compression, typesize);
   requireRegistration(where, "its blocks are read through the codec n5_default");
   const rank = dimensions.length;
+  const inOrder = (list) => (axes === "reversed" ? [...list].reverse() : list);
+  const names = axisNames(attributes, rank);
+  const bytes = typesize === 1 ? { name: "bytes" } : { name: "bytes", configuration: { endian: "big" } };
+  const transpose = { name: "transpose", configuration: { order: Array.from({ length: rank }, (_, i) => rank - 1 - i) } };
   return {
     zarr_format: 3,
     node_type: "array",
-    shape: dimensions,
+    shape: inOrder(dimensions),
     data_type: dataType,
-    chunk_grid: { name: "regular", configuration: { chunk_shape: blockSize } },
+    chunk_grid: { name: "regular", configuration: { chunk_shape: inOrder(blockSize) } },
     chunk_key_encoding: { name: "v2", configuration: { separator: "/" } },
     fill_value: 0,
     codecs: [
       {
         name: "n5_default",
         configuration: {
-          codecs: [
-            { name: "transpose", configuration: { order: Array.from({ length: rank }, (_, i) => rank - 1 - i) } },
-            typesize === 1 ? { name: "bytes" } : { name: "bytes", configuration: { endian: "big" } },
-            ...(compressor ? [compressor] : []),
-          ],
+          codecs: [...(axes === "reversed" ? [] : [transpose]), bytes, ...(compressor ? [compressor] : [])],
         },
       },
     ],
+    ...(names ? { dimension_names: inOrder(names) } : {}),
     attributes,
   };
 }
