@@ -110,7 +110,8 @@ export type ErrorCode =
   | "NOT_READY"
   | "NOT_REGISTERED"
   | "NO_WASM_SIMD"
-  | "WASM_LOAD_FAILED";
+  | "WASM_LOAD_FAILED"
+  | "CODEC_FAILED";
 
 /**
  * The one error class the package throws. `code` is stable and machine

@@ -1,7 +1,9 @@
 // An N5 attributes.json as Zarr v3 metadata: an array where it has N5's
 // array attributes, a group otherwise. The array has v2 chunk keys with
 // "/", fill 0, and every N5 attribute as a Zarr attribute; its compression
-// becomes the codec chain's compressor where Zarr has an equal codec.
+// becomes the codec chain's compressor where Zarr has an equal codec, its
+// members checked here, at open, as the compressor would check them at the
+// first read.
 //
 // Axes: N5 lists the fastest-varying axis first. With axes "n5" the array
 // keeps that order, as the n5_default codec's page shows it (its chain
@@ -15,7 +17,11 @@ import { requireRegistration } from "../zarrita/registration.js";
 
 const DATA_TYPES = new Set(["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64"]);
 const BYTES = new Map([["8", 1], ["16", 2], ["32", 4], ["64", 8]]);
+// n5-blosc's shuffle numbers, as the Zarr v3 blosc codec names them.
 const BLOSC_SHUFFLE = ["noshuffle", "shuffle", "bitshuffle"];
+// What numcodecs.js's Blosc accepts as cname (its COMPRESSORS; it refuses
+// any other when the codec is made, which would be the first read).
+const BLOSC_CNAMES = ["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"];
 // N5 compressions with no Zarr codec of the same format (lz4's N5 framing
 // differs from numcodecs' LZ4: zarr-developers/numcodecs#175).
 const NO_ZARR_CODEC = new Map([
@@ -30,9 +36,20 @@ export function isN5Array(attributes) {
   return isPlainObject(attributes) && "dimensions" in attributes && "dataType" in attributes;
 }
 
-function level(value, fallback) {
-  return Number.isInteger(value) && value >= 0 && value <= 9 ? value : fallback;
+/**
+ * A member of an N5 compression object: its default where absent, else
+ * checked by `ok` (refused for the array where it fails).
+ */
+function member(where, compression, name, fallback, ok, expected) {
+  if (!(name in compression)) return fallback;
+  const value = compression[name];
+  if (!ok(value)) {
+    throw invalidMetadata(where, `its ${compression.type} compression's ${name} must be ${expected}, got ${describe(value)}`);
+  }
+  return value;
 }
+
+const integerIn = (lo, hi) => (v) => Number.isInteger(v) && v >= lo && v <= hi;
 
 /** The Zarr codec of an N5 compression, or undefined for raw. */
 function compressorOf(where, compression, typesize) {
@@ -43,24 +60,24 @@ function compressorOf(where, compression, typesize) {
   switch (type) {
     case "raw":
       return undefined;
-    case "gzip":
+    case "gzip": {
+      // N5's default level is -1, zlib's default (6).
+      const level = member(where, compression, "level", -1, integerIn(-1, 9), "an integer from -1 to 9");
       // N5's gzip with useZlib writes zlib streams (zarr-python 2 does for Zlib).
-      return compression.useZlib === true
-        ? { name: "zlib", configuration: { level: level(compression.level, 6) } }
-        : { name: "gzip", configuration: { level: level(compression.level, 6) } };
-    case "blosc":
-      return {
-        name: "blosc",
-        configuration: {
-          cname: typeof compression.cname === "string" ? compression.cname : "lz4",
-          clevel: level(compression.clevel, 5),
-          shuffle: BLOSC_SHUFFLE[compression.shuffle] ?? "shuffle",
-          typesize,
-          blocksize: Number.isInteger(compression.blocksize) ? compression.blocksize : 0,
-        },
-      };
-    case "zstd":
-      return { name: "zstd", configuration: { level: Number.isInteger(compression.level) ? compression.level : 3, checksum: false } };
+      const zlib = member(where, compression, "useZlib", false, (v) => typeof v === "boolean", "true or false");
+      return { name: zlib ? "zlib" : "gzip", configuration: { level: level === -1 ? 6 : level } };
+    }
+    case "blosc": {
+      const cname = member(where, compression, "cname", "lz4", (v) => BLOSC_CNAMES.includes(v), `one of ${BLOSC_CNAMES.join(", ")}`);
+      const clevel = member(where, compression, "clevel", 5, integerIn(0, 9), "an integer from 0 to 9");
+      const shuffle = member(where, compression, "shuffle", 1, integerIn(0, 2), "0 (none), 1 (byte) or 2 (bit)");
+      const blocksize = member(where, compression, "blocksize", 0, integerIn(0, 2 ** 31 - 1), "a non-negative integer");
+      return { name: "blosc", configuration: { cname, clevel, shuffle: BLOSC_SHUFFLE[shuffle], typesize, blocksize } };
+    }
+    case "zstd": {
+      const level = member(where, compression, "level", 3, integerIn(-(2 ** 17), 22), "an integer from -131072 to 22");
+      return { name: "zstd", configuration: { level, checksum: false } };
+    }
     default: {
       const why = NO_ZARR_CODEC.get(type);
       throw invalidMetadata(

@@ -14,21 +14,25 @@
 // transpose; a reader that follows it refuses such a chain rather than
 // misreading it (docs/n5.md, "Axis order").
 //
-// Decoding parses the header (here), runs the compressor, then turns the
-// block into the chunk in one pass in wasm: big-endian to native,
-// transposed where the axes are N5's, padded with the fill value where the
-// block is a truncated boundary block (Java N5 writes those; zarr-python 2
-// and TensorStore pad) and cropped where it is larger than the chunk (the
-// page's step 4). Encoding writes a mode-0 block of the chunk's shape.
+// Decoding parses the header (here), checks what the compressor's framing
+// says against the size the header implies (compressed-frames.js), runs
+// the compressor (its failures become this package's error, with the
+// compressor's as the cause), then turns the block into the chunk in one
+// pass in wasm: big-endian to native, transposed where the axes are N5's,
+// padded with the fill value where the block is a truncated boundary block
+// (Java N5 writes those; zarr-python 2 and TensorStore pad) and cropped
+// where it is larger than the chunk (the page's step 4). Encoding writes a
+// mode-0 block of the chunk's shape.
 import { configurationOf, metaOf, shapeOf } from "../codecs/arguments.js";
 import { bytesOf, chunkBytes, cOrderStrides, allocate } from "../codecs/chunk.js";
 import { containerFor } from "../codecs/containers.js";
-import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { describe, hasOwn, isPlainObject, messageOf, ZarrCodecError } from "../errors.js";
 import { metaDataType } from "../types/data-type.js";
 import { callWithSlots } from "../wasm/io.js";
 import { WasmInstance } from "../wasm/instance.js";
 import { wasm } from "../wasm/load.js";
 import { fillBytes } from "../data-types/fill-bytes.js";
+import { framingProblem } from "./compressed-frames.js";
 
 /**
  * What withN5 attaches to each block it fetches (a Uint8Array property):
@@ -152,8 +156,17 @@ export class N5DefaultCodec {
       if (typeof load !== "function") {
         throw invalid(`the compressor ${JSON.stringify(name)} is not in the zarrita registry`);
       }
-      const Codec = await load();
-      const codec = Codec.fromConfig(configuration ?? {}, { dataType: "uint8", data_type: "uint8", shape: [0] });
+      let codec;
+      try {
+        const Codec = await load();
+        codec = Codec.fromConfig(configuration ?? {}, { dataType: "uint8", data_type: "uint8", shape: [0] });
+      } catch (cause) {
+        throw new ZarrCodecError(
+          "INVALID_CONFIGURATION",
+          `n5_default: the compressor ${JSON.stringify(name)} could not be made from ${describe(configuration)}: ${messageOf(cause)}`,
+          { cause },
+        );
+      }
       // numcodecs.js's codecs name no kind: zarrita takes them as bytes -> bytes too.
       if (codec.kind !== undefined && codec.kind !== "bytes_to_bytes") {
         throw invalid(`the last codec must be a bytes -> bytes codec, and ${JSON.stringify(name)} is ${describe(codec.kind)}`);
@@ -166,9 +179,9 @@ export class N5DefaultCodec {
     return this.#inner;
   }
 
-  #blockError(bytes, code, message) {
+  #blockError(bytes, code, message, cause) {
     const key = hasOwn(bytes, N5_BLOCK) ? bytes[N5_BLOCK].key : undefined;
-    return new ZarrCodecError(code, `n5_default: block${key ? ` ${key}` : ""}: ${message}`);
+    return new ZarrCodecError(code, `n5_default: block${key ? ` ${key}` : ""}: ${message}`, cause === undefined ? undefined : { cause });
   }
 
   /**
@@ -176,10 +189,19 @@ export class N5DefaultCodec {
    * @returns {Promise<{data: ArrayLike<unknown>, shape: number[], stride: number[]}>}
    */
   async decode(input) {
-    const { shape, payload } = this.#header(input);
+    const { shape, payload, payloadBytes } = this.#header(input);
     const inner = await this.#innerCodec();
-    const data = inner ? bytesOf("n5_default", "the decompressed block", await inner.decode(payload)) : payload;
-    return this.#values(input, shape, data);
+    if (!inner) return this.#values(input, shape, payload);
+    const name = this.#compressor.name;
+    const problem = framingProblem(name, payload, payloadBytes);
+    if (problem) throw this.#blockError(input, problem.code, problem.message);
+    let decompressed;
+    try {
+      decompressed = await inner.decode(payload);
+    } catch (cause) {
+      throw this.#blockError(input, "CODEC_FAILED", `its ${name} compressor failed: ${messageOf(cause)}`, cause);
+    }
+    return this.#values(input, shape, bytesOf("n5_default", "the decompressed block", decompressed));
   }
 
   // The header, checked: the block's shape and the bytes after it.
@@ -260,7 +282,15 @@ export class N5DefaultCodec {
     let payload = allocate("n5_default", Uint8Array, n);
     if (callWithSlots(core.module, "_zcw_n5_encode", [values], [payload], [core.handle, values.length, n])) core.fail();
     const inner = await this.#innerCodec();
-    if (inner) payload = bytesOf("n5_default", "the compressed block", await inner.encode(payload));
+    if (inner) {
+      let compressed;
+      try {
+        compressed = await inner.encode(payload);
+      } catch (cause) {
+        throw new ZarrCodecError("CODEC_FAILED", `n5_default: its ${this.#compressor.name} compressor failed to encode a block: ${messageOf(cause)}`, { cause });
+      }
+      payload = bytesOf("n5_default", "the compressed block", compressed);
+    }
     const rank = this.#shape.length;
     const out = new Uint8Array(4 + 4 * rank + payload.byteLength);
     const view = new DataView(out.buffer);
