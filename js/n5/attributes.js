@@ -17,6 +17,8 @@ import { requireRegistration } from "../zarrita/registration.js";
 
 const DATA_TYPES = new Set(["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64"]);
 const BYTES = new Map([["8", 1], ["16", 2], ["32", 4], ["64", 8]]);
+// N5BlockCodec::kMaxChunkBytes.
+const MAX_CHUNK_BYTES = 512 * 1024 * 1024;
 // n5-blosc's shuffle numbers, as the Zarr v3 blosc codec names them.
 const BLOSC_SHUFFLE = ["noshuffle", "shuffle", "bitshuffle"];
 // What numcodecs.js's Blosc accepts as cname (its COMPRESSORS; it refuses
@@ -118,6 +120,13 @@ export function n5ArrayMetadata(path, attributes, axes) {
   const compression =
     attributes.compression ?? (typeof attributes.compressionType === "string" ? { type: attributes.compressionType } : undefined);
   const typesize = BYTES.get(dataType.replace(/^\D+/, ""));
+  // The n5_default codec refuses a chunk past 512 MiB for every block it
+  // reads, and a missing block is filled by zarrita, which would allocate
+  // the whole chunk first: refused here, at open.
+  const chunkBytes = blockSize.reduce((a, b) => a * b, typesize);
+  if (chunkBytes > MAX_CHUNK_BYTES) {
+    throw invalidMetadata(where, `blockSize [${blockSize.slice(0, 8).join(", ")}${blockSize.length > 8 ? ", ..." : ""}] of ${dataType} holds ${chunkBytes} bytes; n5_default reads blocks of at most ${MAX_CHUNK_BYTES} (512 MiB)`);
+  }
   const compressor = compressorOf(where, compression, typesize);
   requireRegistration(where, "its blocks are read through the codec n5_default");
   const rank = dimensions.length;

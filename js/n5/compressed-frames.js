@@ -4,8 +4,9 @@
 // (numcodecs.js), which trusts its input:
 //
 // - numcodecs.js's blosc allocates what the blosc header's nbytes says
-//   (a hostile 2 GiB is a RangeError) and reads as many compressed bytes
-//   as its cbytes says, past the end of a short block;
+//   (a hostile 2 GiB is a RangeError), reads as many compressed bytes as
+//   its cbytes says, past the end of a short block, and ignores c-blosc's
+//   failure, handing back its output buffer unwritten;
 // - numcodecs.js's zstd loops forever when a frame is followed by the
 //   start of another that is cut short, traps ("memory access out of
 //   bounds", after which that module instance fails every call) on some
@@ -17,12 +18,16 @@
 // passes is decompressed; gzip and zlib (zarrita's, through the platform's
 // DecompressionStream) have no such framing to read and are not checked
 // here. Neither check proves the compressed data sound: the compressor
-// still decides that, and the decoded length is checked after it.
+// still decides that (numcodecs.js's blosc does not: a blosc block whose
+// header is sound but whose compressed data is damaged reads as whatever
+// its output buffer held, docs/reliability.md), and the decoded length is
+// checked after it.
 
 const BLOSC_HEADER = 16;
 // c-blosc 1's compressor codes (flags bits 5..7): blosclz, lz4 (and lz4hc),
-// snappy, zlib, zstd.
+// snappy, zlib, zstd; its largest block (blosc.h).
 const BLOSC_CODECS = 5;
+const BLOSC_MAX_BLOCKSIZE = Math.floor((2 ** 31 - 1 - 255 * 4) / 3);
 const ZSTD_MAGIC = 0xfd2fb528;
 const ZSTD_BLOCK_MAX = 128 * 1024;
 
@@ -41,15 +46,17 @@ export function framingProblem(name, payload, expected) {
   return undefined;
 }
 
+// The blosc 1 header (16 bytes, little-endian): version, compressor
+// version, flags, type size, nbytes, block size, cbytes. c-blosc refuses a
+// header these checks refuse (blosc.c, blosc_run_decompression_with_context);
+// numcodecs.js would then hand back its output buffer unwritten.
 function bloscProblem(b, expected) {
   if (b.length < BLOSC_HEADER) {
     return { code: "LENGTH_MISMATCH", message: `its blosc data needs a header of ${BLOSC_HEADER} bytes, got ${b.length}` };
   }
-  const codec = b[2] >> 5;
-  if (codec >= BLOSC_CODECS) {
-    return { code: "INVALID_INPUT", message: `its blosc header names compressor code ${codec}, which blosc does not have (0 to 4)` };
-  }
+  const [version, codecVersion, flags, typesize] = b;
   const nbytes = u32(b, 4);
+  const blocksize = u32(b, 8);
   const cbytes = u32(b, 12);
   if (cbytes < BLOSC_HEADER || cbytes > b.length) {
     return { code: "LENGTH_MISMATCH", message: `its blosc header says ${cbytes} compressed bytes, but the block has ${b.length} after its header` };
@@ -57,7 +64,22 @@ function bloscProblem(b, expected) {
   if (nbytes !== expected) {
     return { code: "LENGTH_MISMATCH", message: `its blosc header says it decompresses to ${nbytes} bytes, but its shape holds ${expected}` };
   }
-  return undefined;
+  if (nbytes === 0) return undefined;
+  const codec = flags >> 5;
+  const blocks = Math.ceil(nbytes / blocksize);
+  // Stored uncompressed (flag 0x02), the data is copied: no compressor is asked.
+  const copied = (flags & 0x02) !== 0;
+  const refused =
+    typesize === 0 ? "a type size of 0"
+    : blocksize === 0 || blocksize > nbytes || blocksize > BLOSC_MAX_BLOCKSIZE ? `a block size of ${blocksize} for ${nbytes} bytes`
+    : version !== 2 ? `format version ${version} (blosc 1 writes 2)`
+    : flags & 0x08 ? "a reserved flag set"
+    : copied ? (cbytes !== nbytes + BLOSC_HEADER ? `${cbytes} bytes for ${nbytes} stored uncompressed` : undefined)
+    : codec >= BLOSC_CODECS ? `compressor code ${codec} (blosc has 0 to 4)`
+    : codecVersion !== 1 ? `compressor format version ${codecVersion} (blosc 1 writes 1)`
+    : blocks > (cbytes - BLOSC_HEADER) / 4 ? `${blocks} blocks, whose offsets alone need more than its ${cbytes} bytes`
+    : undefined;
+  return refused ? { code: "INVALID_INPUT", message: `its blosc header has ${refused}, which c-blosc refuses` } : undefined;
 }
 
 // RFC 8878: frames (and skippable frames), one after another; in each, a

@@ -80,6 +80,11 @@ describe("damaged compressed blocks: the package's error, the block's key, the c
   const zlib = fixtureBlock("volumes/raw/zlib/0/0");
   const zstd = fixtureBlock("volumes/raw/zstd/0/0");
   const blosc = fixtureBlock("volumes/raw/blosc/0/0");
+  const set = (bytes, at, values) => {
+    const out = bytes.slice();
+    out.set(values, at);
+    return out;
+  };
   const u32 = (value) => [value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, value >>> 24];
   // [name, source array, block, code, message after "n5_default: block /<name>/0/0: ", cause's message]
   const CASES = [
@@ -129,7 +134,12 @@ describe("damaged compressed blocks: the package's error, the block's key, the c
     // One byte short of the cbytes its header says: numcodecs.js would read past the block.
     ["blosc_cut", "volumes/raw/blosc", blosc.subarray(0, blosc.length - 1), "LENGTH_MISMATCH", "its blosc header says 28 compressed bytes, but the block has 27 after its header"],
     ["blosc_header", "volumes/raw/blosc", blosc.subarray(0, HEADER + 10), "LENGTH_MISMATCH", "its blosc data needs a header of 16 bytes, got 10"],
-    ["blosc_codec", "volumes/raw/blosc", flip(blosc, HEADER + 2), "INVALID_INPUT", "its blosc header names compressor code 6, which blosc does not have (0 to 4)"],
+    // Headers c-blosc refuses, on which numcodecs.js hands back its output
+    // buffer unwritten (whatever that memory held).
+    ["blosc_codec", "volumes/raw/blosc", set(blosc, HEADER + 2, [0xe1]), "INVALID_INPUT", "its blosc header has compressor code 7 (blosc has 0 to 4), which c-blosc refuses"],
+    ["blosc_version", "volumes/raw/blosc", set(blosc, HEADER, [3]), "INVALID_INPUT", "its blosc header has format version 3 (blosc 1 writes 2), which c-blosc refuses"],
+    ["blosc_blocksize", "volumes/raw/blosc", set(blosc, HEADER + 8, u32(0)), "INVALID_INPUT", "its blosc header has a block size of 0 for 12 bytes, which c-blosc refuses"],
+    ["blosc_typesize", "volumes/raw/blosc", set(blosc, HEADER + 3, [0]), "INVALID_INPUT", "its blosc header has a type size of 0, which c-blosc refuses"],
     // A header that says 4 GiB: refused before gzip is asked for it.
     ["gzip_huge_header", "volumes/raw/gzip", (() => {
       const b = gzip.slice();
