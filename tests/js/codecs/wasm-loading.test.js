@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { compiledWasm, PackBitsCodec, ready, ZarrCodecError } from "../../../js/index.js";
 import * as slim from "../../../js/slim.js";
+import { ABI_VERSION } from "../../../js/wasm/abi-version.js";
 
 const require = createRequire(import.meta.url);
 // What a user's bundler or Node resolves "zarr-codecs-wasm/wasm" to.
@@ -45,7 +46,7 @@ test.each([
   ["a missing file", () => pathToFileURL(`${wasmPath}.missing`), /^zarr-codecs-wasm: could not read file:.*\.wasm\.missing \(ENOENT/],
   ["a 404 Response", () => new Response("not found", { status: 404, statusText: "Not Found" }), /^zarr-codecs-wasm: could not fetch the Response: HTTP 404 Not Found$/],
   ["bytes that are not wasm", () => new TextEncoder().encode("<!doctype html>"), /^zarr-codecs-wasm: the bytes given is not a WebAssembly module \(WebAssembly\.compile\(\): expected magic word/],
-  ["a module of another release", () => OTHER_RELEASE, /^zarr-codecs-wasm: the \.wasm was built for another release of zarr-codecs-wasm \(interface unknown, this package needs 3\); use the zarr-codecs-wasm\/wasm file of the installed package$/],
+  ["a module of another release", () => OTHER_RELEASE, new RegExp(String.raw`^zarr-codecs-wasm: the \.wasm was built for another release of zarr-codecs-wasm \(interface unknown, this package needs ${ABI_VERSION}\); use the zarr-codecs-wasm/wasm file of the installed package$`)],
   ["something else", () => 42, /^zarr-codecs-wasm: ready\(\{ wasm \}\) takes a URL or string, a Response, bytes or a WebAssembly\.Module, got 42$/],
 ])("%s: WASM_LOAD_FAILED, and nothing loaded", async (_what, source, message) => {
   const error = await failure(ready({ wasm: source() }));
