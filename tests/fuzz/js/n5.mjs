@@ -21,6 +21,9 @@
 // the deadline is stopped and counted ("hang"), never waited on.
 //
 //   node tests/fuzz/js/n5.mjs [seconds] [seed] [--json]   (npm run fuzz runs it long)
+//   N5_FUZZ_SAMPLES=1: a few messages of each outcome; N5_FUZZ_DUMP=<prefix>
+//   (and N5_FUZZ_DUMP_MATCH=<regexp>): the cases that hang (or match), saved.
+import { writeFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { deflateSync, gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -341,16 +344,19 @@ export async function fuzzN5({ seconds = 10, seed = 1, log = () => {} } = {}) {
       if (ours.hang) {
         outcome = "hang";
         hangs.push({ run: runs, damage, compressor: array.kind });
-        if (process.env.N5_FUZZ_DUMP) {
-          const dump = { axes, zarrita, extent, files: files.map(([k, v]) => [k, Buffer.from(v).toString("base64")]) };
-          (await import("node:fs")).writeFileSync(`${process.env.N5_FUZZ_DUMP}-${runs}.json`, JSON.stringify(dump));
-        }
       } else {
         outcome = judge(ours, reference);
         wasmMemoryBytes = Math.max(wasmMemoryBytes, ours.wasmMemoryBytes);
         zarritaUnhandled = Math.max(zarritaUnhandled, ours.unhandled);
       }
       counts[outcome]++;
+      // N5_FUZZ_DUMP=<prefix>: hangs, and the outcomes N5_FUZZ_DUMP_MATCH
+      // (a regular expression) matches, saved as <prefix>-<run>.json.
+      const dumpMatch = process.env.N5_FUZZ_DUMP_MATCH;
+      if (process.env.N5_FUZZ_DUMP && (outcome === "hang" || (dumpMatch && new RegExp(dumpMatch).test(`${outcome} ${reference.error ?? ""}`)))) {
+        const dump = { outcome, reference: reference.error, axes, zarrita, extent, files: files.map(([k, v]) => [k, Buffer.from(v).toString("base64")]) };
+        writeFileSync(`${process.env.N5_FUZZ_DUMP}-${runs}.json`, JSON.stringify(dump));
+      }
       // A few messages of each kind of outcome, to see what they are.
       if (ours.message !== undefined || outcome.includes("reference's")) {
         const label = `${outcome}${ours.code ? ` ${ours.code}` : ""}`;
