@@ -79,7 +79,27 @@ function bloscProblem(b, expected) {
     : codecVersion !== 1 ? `compressor format version ${codecVersion} (blosc 1 writes 1)`
     : blocks > (cbytes - BLOSC_HEADER) / 4 ? `${blocks} blocks, whose offsets alone need more than its ${cbytes} bytes`
     : undefined;
-  return refused ? { code: "INVALID_INPUT", message: `its blosc header has ${refused}, which c-blosc refuses` } : undefined;
+  if (refused) return { code: "INVALID_INPUT", message: `its blosc header has ${refused}, which c-blosc refuses` };
+  if (copied) return undefined;
+  // Each block's offset, then each of its splits' size and data, inside
+  // cbytes (blosc.c, blosc_d): a block split by type size where the header
+  // allows it and the block is whole and at least 128 values.
+  const i32 = (at) => u32(b, at) | 0;
+  const leftover = nbytes % blocksize;
+  for (let j = 0; j < blocks; j++) {
+    const last = j === blocks - 1 && leftover > 0;
+    const size = last ? leftover : blocksize;
+    const splits = !(flags & 0x10) && typesize <= 16 && Math.floor(size / typesize) >= 128 && !last ? typesize : 1;
+    let at = i32(BLOSC_HEADER + 4 * j);
+    for (let split = 0; split < splits; split++) {
+      const compressed = at >= 0 && at <= cbytes - 4 ? i32(at) : -1;
+      if (compressed < 0 || compressed > cbytes - at - 4) {
+        return { code: "INVALID_INPUT", message: `its blosc block ${j} lies past its ${cbytes} bytes, which c-blosc refuses` };
+      }
+      at += 4 + compressed;
+    }
+  }
+  return undefined;
 }
 
 // RFC 8878: frames (and skippable frames), one after another; in each, a

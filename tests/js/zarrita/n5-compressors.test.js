@@ -140,6 +140,8 @@ describe("damaged compressed blocks: the package's error, the block's key, the c
     ["blosc_version", "volumes/raw/blosc", set(blosc, HEADER, [3]), "INVALID_INPUT", "its blosc header has format version 3 (blosc 1 writes 2), which c-blosc refuses"],
     ["blosc_blocksize", "volumes/raw/blosc", set(blosc, HEADER + 8, u32(0)), "INVALID_INPUT", "its blosc header has a block size of 0 for 12 bytes, which c-blosc refuses"],
     ["blosc_typesize", "volumes/raw/blosc", set(blosc, HEADER + 3, [0]), "INVALID_INPUT", "its blosc header has a type size of 0, which c-blosc refuses"],
+    // Stored uncompressed, flagged as compressed: its first bytes are no block offset.
+    ["blosc_offsets", "volumes/raw/blosc", set(blosc, HEADER + 2, [0x31]), "INVALID_INPUT", "its blosc block 0 lies past its 28 bytes, which c-blosc refuses"],
     // A header that says 4 GiB: refused before gzip is asked for it.
     ["gzip_huge_header", "volumes/raw/gzip", (() => {
       const b = gzip.slice();
