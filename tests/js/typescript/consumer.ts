@@ -179,6 +179,8 @@ function advice(code: ErrorCode): string {
       return "see the message";
     case "NOT_REGISTERED":
       return "call register(zarr.registry) first";
+    case "CODEC_FAILED":
+      return "the failed codec's error is the cause";
     default: {
       // The union has no code beyond the cases above.
       const none: never = code;
