@@ -16,37 +16,68 @@ const CNAMES = ["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"];
 const int = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 const plainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** The Python decompressors, one child process for a run. */
+/**
+ * The Python decompressors, one child process at a time. A request that
+ * gets no answer (the process died: numcodecs' C code can crash on hostile
+ * blosc data, which is the reference's failure, not the package's) answers
+ * { crashed } for each block, and a new process takes over.
+ */
 export class Decompressors {
   #child;
   #pending = new Map();
   #next = 0;
+  crashes = 0;
 
   constructor() {
+    this.#start();
+  }
+
+  #start() {
     const script = fileURLToPath(new URL("n5-reference.py", import.meta.url));
-    this.#child = spawn("/usr/bin/python3", [script], { stdio: ["pipe", "pipe", "inherit"] });
-    createInterface({ input: this.#child.stdout }).on("line", (line) => {
+    const child = spawn("/usr/bin/python3", [script], { stdio: ["pipe", "pipe", "ignore"] });
+    this.#child = child;
+    createInterface({ input: child.stdout }).on("line", (line) => {
       const { id, results } = JSON.parse(line);
       this.#pending.get(id)?.(results);
       this.#pending.delete(id);
     });
+    child.on("exit", () => {
+      if (this.#child !== child) return;
+      this.#child = undefined;
+      for (const [id, resolve] of this.#pending) {
+        this.crashes++;
+        resolve(null);
+        this.#pending.delete(id);
+      }
+    });
+    child.stdin.on("error", () => {}); // a write to a process that died: answered by "exit"
   }
 
-  /** [[name, bytes], ...] -> [{ ok: Uint8Array } | { error: string }, ...] */
+  /** [[name, bytes], ...] -> [{ ok: Uint8Array } | { error: string } | { crashed: true }, ...] */
   decompress(blocks) {
     if (blocks.length === 0) return Promise.resolve([]);
+    if (!this.#child) this.#start();
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#pending.set(id, (results) =>
-        resolve(results.map((r) => (r.ok !== undefined ? { ok: new Uint8Array(Buffer.from(r.ok, "base64")) } : r))),
+        resolve(
+          results === null
+            ? blocks.map(() => ({ crashed: true }))
+            : results.map((r) => (r.ok !== undefined ? { ok: new Uint8Array(Buffer.from(r.ok, "base64")) } : r)),
+        ),
       );
       const request = { id, blocks: blocks.map(([name, bytes]) => [name, Buffer.from(bytes).toString("base64")]) };
-      this.#child.stdin.write(`${JSON.stringify(request)}\n`);
+      const child = this.#child;
+      child.stdin.write(`${JSON.stringify(request)}\n`);
+      // No answer in 20 s: the process is stopped, and "exit" answers.
+      setTimeout(() => {
+        if (this.#pending.has(id)) child.kill("SIGKILL");
+      }, 20000).unref();
     });
   }
 
   close() {
-    this.#child.stdin.end();
+    this.#child?.stdin.end();
   }
 }
 

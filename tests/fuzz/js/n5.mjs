@@ -47,6 +47,7 @@ export const N5_OUTCOMES = [
   "read, the reference's compressor refused",
   "a group, as the reference",
   "zarrita error",
+  "the reference crashed",
   "hang",
   // failures
   "wrong value",
@@ -333,6 +334,13 @@ export async function fuzzN5({ seconds = 10, seed = 1, log = () => {} } = {}) {
           }
         }
         const answers = await python.decompress(compressed.map(([, payload]) => [meta.compressor, payload]));
+        if (answers.some((a) => a.crashed)) {
+          // The reference has no answer for this case: counted, not judged.
+          counts["the reference crashed"]++;
+          if (process.env.N5_FUZZ_DUMP) writeFileSync(`${process.env.N5_FUZZ_DUMP}-crash-${runs}.json`, JSON.stringify({ files: files.map(([k, v]) => [k, Buffer.from(v).toString("base64")]) }));
+          runs++;
+          continue;
+        }
         const decompressed = new Map(compressed.map(([key], i) => [key, answers[i]]));
         reference = referenceRead(meta, extent, array.blocks, decompressed);
         if (reference.values) {
