@@ -11,14 +11,19 @@
 // page written out, with Python's numcodecs for the compressors).
 //
 // Outcomes: the reference's values, read (or a refusal where the reference
-// refuses too); the package's error where the reference's compressor
-// decodes a block numcodecs.js or the platform refuses (listed by
-// compressor); values where the reference's compressor refuses and ours
-// decodes (listed: numcodecs.js's blosc returns its output unchecked);
-// and, never: a wrong value, a refusal by the N5 layer of what the
-// reference reads (or the reverse), a TypeError or RangeError from the
-// package's code, a polluted prototype. A read that does not end within
-// the deadline is stopped and counted ("hang"), never waited on.
+// refuses too); where the compressors differ, listed by compressor and
+// reason: the package's error where the reference's compressor decodes a
+// block (Python's blosc reads a cbytes past the data's end; the platform's
+// gzip refuses trailing zeros), values where it refuses one (Python's
+// numcodecs 0.11 refuses an empty blosc buffer and zstd frames without a
+// content size, and trailing bytes after gzip data; numcodecs.js's blosc
+// would hand back unwritten output for damaged compressed data); and,
+// never: a wrong value, a refusal by the N5 layer of what the reference
+// reads (or the reverse), a TypeError or RangeError from the package's
+// code, a polluted prototype. A read that does not end within the deadline
+// is stopped and counted ("hang"), never waited on. The reference can
+// crash too (numcodecs 0.11's Blosc segfaults on a cbytes past the data's
+// end, which the package refuses): such a case is counted, not judged.
 //
 //   node tests/fuzz/js/n5.mjs [seconds] [seed] [--json]   (npm run fuzz runs it long)
 //   N5_FUZZ_SAMPLES=1: a few messages of each outcome; N5_FUZZ_DUMP=<prefix>
