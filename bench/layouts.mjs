@@ -1,9 +1,10 @@
-// The benchmark's cases for records, strings and N5 blocks (issues 16, 17
-// and 21), with their JavaScript peers: big-endian records of mixed field
-// sizes (bytes), structFields' column split, big-endian fixed-width strings
-// (zarrita's UnicodeStringArray, and withDataTypes' Array of strings), and
-// N5 blocks (swap and transpose). Each peer's output is checked equal to
-// ours before it is timed.
+// The benchmark's cases for records, strings and N5 blocks (issues 16, 17,
+// 21 and 24), with their JavaScript peers: big-endian records of mixed
+// field sizes (bytes), structFields' column split, big-endian fixed-width
+// strings (zarrita's UnicodeStringArray, and withDataTypes' Array of
+// strings), and N5 blocks (swap and transpose for withN5's axes "n5"; swap
+// alone for axes "reversed"). Each peer's output is checked equal to ours
+// before it is timed.
 import * as zarr from "zarrita";
 import { BytesCodec, N5DefaultCodec, structFields, withDataTypes } from "../js/index.js";
 import { decodeBlockNow } from "../js/n5/n5-default-codec.js";
@@ -104,6 +105,20 @@ function n5SwapTranspose(payload, d0, d1) {
         }
       }
     }
+  }
+  return out;
+}
+
+/**
+ * An N5 uint16 block read with reversed axes: its F order is the chunk's C
+ * order, so the peer is a plain swap of 16-bit words.
+ */
+function n5Swap(payload) {
+  const src = new Uint16Array(payload.buffer, payload.byteOffset, payload.byteLength / 2);
+  const out = new Uint16Array(src.length);
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i];
+    out[i] = ((v & 0xff) << 8) | (v >> 8);
   }
   return out;
 }
@@ -228,10 +243,10 @@ export function presentedStringCases(record, size, { zarrita: ZarritaBytes }) {
   });
 }
 
-/**
- * An N5 uint16 block of side x side (raw): the n5_default codec against a
+ * An N5 uint16 block of side x side (raw): the n5_default codec, with the
+ * page's axes (swap and transpose) and reversed (swap alone), against a
  * plain big-endian bytes decode of the same size and a tuned JS swap-and-
- * transpose.
+ * transpose or swap.
  */
 export function n5Cases(record, check, side) {
   const n = side * side;
@@ -254,6 +269,19 @@ export function n5Cases(record, check, side) {
     ours: () => decodeBlockNow(codec, block),
     bytesBE: () => bytes.decode(payload),
     tuned: () => n5SwapTranspose(payload, side, side),
+    floor: () => floorSrc.slice(),
+  });
+  // Axes reversed (withN5's default): the chain without the transpose.
+  const reversed = new N5DefaultCodec(
+    { codecs: [{ name: "bytes", configuration: { endian: "big" } }] },
+    { dataType: "uint16", shape: [side, side] },
+  );
+  check("n5 reversed (bytes)", decodeBlockNow(reversed, block).data, bytes.decode(payload).data);
+  check("n5 reversed (tuned)", decodeBlockNow(reversed, block).data, n5Swap(payload));
+  record({ op: "n5-reversed-decode", label: `uint16 ${side}x${side}`, size: 2 * n }, {
+    ours: () => decodeBlockNow(reversed, block),
+    bytesBE: () => bytes.decode(payload),
+    tuned: () => n5Swap(payload),
     floor: () => floorSrc.slice(),
   });
 }

@@ -205,13 +205,19 @@ class JsNumcodecsPackBitsCodec final : public JsCodec {
   }
 };
 
-// n5_default's block layout.
+// n5_default's block layout; `axes` "n5" (the chunk's axes are the block
+// header's) or "reversed".
 class JsN5BlockCodec final : public Counted {
  public:
-  JsN5BlockCodec(const std::string& data_type, const std::string& chunk) {
+  JsN5BlockCodec(const std::string& data_type, const std::string& chunk, const std::string& axes) {
     std::vector<uint64_t> dims;
+    N5Axes order = N5Axes::kN5;
     refused_ = parse_shape("n5_default", chunk, &dims);
-    if (refused_.ok()) codec_ = std::make_unique<N5BlockCodec>(data_type, std::move(dims));
+    if (refused_.ok() && !parse_n5_axes(axes, &order)) {
+      refused_ = Status(ErrorCode::kInvalidConfiguration,
+                        "n5_default: axes must be \"n5\" or \"reversed\", got \"" + utf8_prefix(axes, 32) + "\"");
+    }
+    if (refused_.ok()) codec_ = std::make_unique<N5BlockCodec>(data_type, std::move(dims), order);
   }
   Outcome status() const { return to_outcome(status_of()); }
   double chunkBytes() const { return ok() ? static_cast<double>(codec_->chunk_bytes()) : 0; }
@@ -242,7 +248,7 @@ class JsN5BlockCodec final : public Counted {
     const std::vector<uint64_t> block(dims32.begin(), dims32.end());
     JsSource in;
     last_ = codec_->decode(block, fill, in, static_cast<uint64_t>(in_length), out,
-                           static_cast<uint64_t>(out_length), g_workspace, active_impl());
+                           static_cast<uint64_t>(out_length), g_scratch, g_workspace, active_impl());
     return last_.ok() ? 0 : 1;
   }
 
@@ -251,7 +257,7 @@ class JsN5BlockCodec final : public Counted {
     JsSource in;
     JsSink out;
     last_ = codec_->encode(in, static_cast<uint64_t>(in_length), out,
-                           static_cast<uint64_t>(out_length), g_workspace, active_impl());
+                           static_cast<uint64_t>(out_length), g_scratch, g_workspace, active_impl());
     return last_.ok() ? 0 : 1;
   }
 
@@ -540,7 +546,7 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
   class_<JsNumcodecsPackBitsCodec, base<JsCodec>>("NumcodecsPackBitsCodec")
       .constructor<const std::string&, const std::string&>();
   class_<JsN5BlockCodec>("N5BlockCodec")
-      .constructor<const std::string&, const std::string&>()
+      .constructor<const std::string&, const std::string&, const std::string&>()
       .function("status", &JsN5BlockCodec::status)
       .function("chunkBytes", &JsN5BlockCodec::chunkBytes)
       .function("valueType", &JsN5BlockCodec::valueType)

@@ -68,3 +68,16 @@ export function describe(value) {
     return "an object";
   }
 }
+
+/**
+ * What a thrown value says (its message, or a description of it), bounded
+ * and never throwing: for messages that quote a foreign error they wrap.
+ */
+export function messageOf(error) {
+  try {
+    const message = typeof error === "string" ? error : error instanceof Error ? error.message : undefined;
+    return typeof message === "string" ? prefix(message, 200) : describe(error);
+  } catch {
+    return "an error that could not be read";
+  }
+}

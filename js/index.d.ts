@@ -110,7 +110,8 @@ export type ErrorCode =
   | "NOT_READY"
   | "NOT_REGISTERED"
   | "NO_WASM_SIMD"
-  | "WASM_LOAD_FAILED";
+  | "WASM_LOAD_FAILED"
+  | "CODEC_FAILED";
 
 /**
  * The one error class the package throws. `code` is stable and machine
@@ -244,13 +245,22 @@ export interface NumcodecsPackBitsCodec extends DisposableIfDeclared {}
  * The `n5_default` codec's configuration (zarr-extensions): the inner
  * chain, spelt out. The transpose reverses the axes ([n-1, ..., 0]), the
  * bytes codec is big-endian (its configuration may be left out for
- * one-byte types), and a third, bytes -> bytes codec is the block's
- * compression.
+ * one-byte types), and a last, bytes -> bytes codec is the block's
+ * compression. Without the transpose (this package's extension, what
+ * withN5 presents with axes "reversed"), the chunk's axes are the block
+ * header's reversed and the block is not transposed.
  */
 export interface N5DefaultConfiguration {
   codecs:
     | readonly [N5Transpose, N5Bytes]
-    | readonly [N5Transpose, N5Bytes, { readonly name: string; readonly configuration?: object | undefined }];
+    | readonly [N5Transpose, N5Bytes, N5Compressor]
+    | readonly [N5Bytes]
+    | readonly [N5Bytes, N5Compressor];
+}
+/** n5_default's last inner codec, the block's compression (from the zarrita registry). */
+export interface N5Compressor {
+  readonly name: string;
+  readonly configuration?: object | undefined;
 }
 /** n5_default's first inner codec: a transpose with order [n-1, ..., 0]. */
 export interface N5Transpose {
@@ -266,9 +276,9 @@ export interface N5Bytes {
 /**
  * The `n5_default` codec: an N5 block in "default" mode as a Zarr chunk,
  * padded with the fill value where the block is a truncated boundary
- * block. Used directly (after ready()) it takes no compressor; through
- * register(zarr.registry) the compressor comes from that registry.
- * Asynchronous, as the compressor is.
+ * block, cropped where it is larger than the chunk. Used directly (after
+ * ready()) it takes no compressor; through register(zarr.registry) the
+ * compressor comes from that registry. Asynchronous, as the compressor is.
  */
 export declare class N5DefaultCodec {
   readonly kind: "array_to_bytes";
@@ -403,14 +413,26 @@ export interface WithDataTypesOptions {
  */
 export function withDataTypes<S extends StoreLike>(store: S, options?: WithDataTypesOptions): S;
 
+/** withN5's options. */
+export interface WithN5Options {
+  /**
+   * "reversed" (the default): shape, chunk shape and dimension names in
+   * numpy's order, as zarr-python 2's N5Store and viewers have N5 arrays
+   * (N5's last dimension first); "n5": N5's own order ("dimensions" as
+   * written, the fastest-varying axis first), as the n5_default page's
+   * metadata has it.
+   */
+  readonly axes?: "reversed" | "n5" | undefined;
+}
+
 /**
  * N5 as Zarr v3: a store over an N5 container's root whose zarr.json keys
  * are answered from N5's attributes.json (an array where it has N5's array
- * attributes, an implicit group otherwise); blocks pass through to the
- * n5_default codec. Needs register(zarr.registry) first (NOT_REGISTERED).
- * Writing zarr.json through it is refused.
+ * attributes, an implicit group otherwise); blocks are read at their N5
+ * paths by the n5_default codec. Needs register(zarr.registry) first
+ * (NOT_REGISTERED). Writing zarr.json through it is refused.
  */
-export function withN5<S extends StoreLike>(store: S): S;
+export function withN5<S extends StoreLike>(store: S, options?: WithN5Options): S;
 
 /**
  * The data type as an array's metadata names it, for every array opened

@@ -4,7 +4,7 @@
 #   native  the libFuzzer targets of the core (clang-14, with ASan and
 #           UBSan), starting from the seed corpus in tests/fuzz/corpus; new
 #           corpus entries go to build/fuzz/ (not the repository);
-#   js      the metadata fuzzer and the codec-configuration fuzzer
+#   js      the metadata, codec-configuration and N5 fuzzers
 #           (tests/fuzz/js/, seeded with the date; the seed is printed).
 # Exits non-zero on any crash, leak or failed check.
 set -euo pipefail
@@ -15,11 +15,12 @@ if [ "$which" = js ] || [ "$which" = all ]; then
   seed=$(date +%s)
   node tests/fuzz/js/metadata.mjs "$seconds" "$((seed % 100000))" 2>/dev/null
   node tests/fuzz/js/codec-config.mjs "$seconds" "$((seed % 100000))" 2>/dev/null
+  node tests/fuzz/js/n5.mjs "$seconds" "$((seed % 100000))" 2>/dev/null
 fi
 [ "$which" = js ] && exit 0
 cmake -S . -B build/fuzz -DZCW_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/fuzz -j"$(nproc)" >/dev/null
-for target in bytes packbits numcodecs vlen_bytes; do
+for target in bytes packbits numcodecs vlen_bytes n5; do
   corpus="build/fuzz/corpus-$target"
   mkdir -p "$corpus" "build/fuzz/crashes-$target"
   log="build/fuzz/$target.log"

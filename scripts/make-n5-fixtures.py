@@ -17,10 +17,12 @@ Java's GZIPOutputStream writes it. Blosc, zlib, zstd, bzip2 and xz output is
 deterministic for a given input.
 
 Axis order: zarr-python 2 shows N5 arrays with the axes reversed relative to
-attributes.json "dimensions". Our view follows attributes.json: shape =
-dimensions and element (i0..in-1) is zarr-python's element (in-1..i0), i.e.
-np.transpose(z[...]). Block files are at <array>/<g0>/<g1>/... with the
-grid position in N5 (attributes) order.
+attributes.json "dimensions" (numpy's order), as withN5 does by default
+(axes "reversed"): "numpy_le_hex" holds z[...] as zarr-python reads it.
+withN5's axes "n5" follows attributes.json: shape = dimensions and element
+(i0..in-1) is zarr-python's element (in-1..i0), i.e. np.transpose(z[...]):
+"le_hex". Block files are at <array>/<g0>/<g1>/... with the grid position
+in N5 (attributes) order.
 
 Layout (all "types/*" raw, 2-D (5,7) blocks (2,3) in zarr-python's view,
 i.e. dimensions [7,5] blockSize [3,2]; int16 and float32 3-D (3,4,5) blocks
@@ -57,6 +59,8 @@ expected.json (json.dumps indent=1):
   "<array path>": {"dimensions", "blockSize", "dataType", "compression"
       (all as in attributes.json), "le_hex": hex of
       np.ascontiguousarray(np.transpose(z[...])) in little-endian,
+      "numpy_shape": z.shape, "numpy_le_hex": hex of z[...] (C order) in
+      little-endian,
       "truncated_blocks": block files rewritten truncated (paths relative to
       the array, N5 order, e.g. "2/1"), "missing_blocks": block files
       deleted (absent blocks read as 0)}
@@ -313,6 +317,8 @@ def write_n5(name):
         ours = np.ascontiguousarray(np.transpose(values))
         assert list(ours.shape) == attrs["dimensions"], key
         entry["le_hex"] = ours.astype(ours.dtype.newbyteorder("<")).tobytes().hex()
+        entry["numpy_shape"] = list(values.shape)
+        entry["numpy_le_hex"] = values.astype(values.dtype.newbyteorder("<")).tobytes().hex()
         entry["truncated_blocks"] = truncated.get(key, [])
         if key in missing:
             entry["missing_blocks"] = missing[key]

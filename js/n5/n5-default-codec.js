@@ -1,26 +1,38 @@
 // The `n5_default` codec (zarr-extensions, codecs/n5_default): an N5
 // block in "default" mode as a Zarr v3 chunk. A block is a header (mode,
 // dimension count, the block's shape, all big-endian) and then its values
-// in N5 order, big-endian, through at most one bytes -> bytes codec. The
-// codec's configuration spells the inner chain out: a full-reversal
-// transpose, a big-endian bytes codec, and maybe that compressor, taken
-// from the registry `register` was given (gzip, zlib, blosc, zstd as
-// zarrita has them).
+// in N5 order (the header's first dimension fastest), big-endian, through
+// at most one bytes -> bytes codec. The codec's configuration spells the
+// inner chain out: a full-reversal transpose, a big-endian bytes codec,
+// and maybe that compressor, taken from the registry `register` was given
+// (gzip, zlib, blosc, zstd as zarrita has them).
 //
-// Decoding parses the header (here), runs the compressor, then turns the
-// block into the chunk in one pass in wasm: big-endian to native,
-// transposed, and padded with the fill value where the block is a
-// truncated boundary block (Java N5 writes those; zarr-python 2 and
-// TensorStore pad). Encoding writes a mode-0 block of the chunk's shape.
+// The chain may also leave the transpose out: then the chunk's axes are
+// the header's reversed (numpy's order, as zarr-python 2's N5Store presents
+// N5, and what withN5 presents by default), so a block's F order is the
+// chunk's C order and nothing is transposed. The codec page requires the
+// transpose; a reader that follows it refuses such a chain rather than
+// misreading it (docs/n5.md, "Axis order").
+//
+// Decoding parses the header (here), checks what the compressor's framing
+// says against the size the header implies (compressed-frames.js), runs
+// the compressor (its failures become this package's error, with the
+// compressor's as the cause), then turns the block into the chunk in one
+// pass in wasm: big-endian to native, transposed where the axes are N5's,
+// padded with the fill value where the block is a truncated boundary block
+// (Java N5 writes those; zarr-python 2 and TensorStore pad) and cropped
+// where it is larger than the chunk (the page's step 4). Encoding writes a
+// mode-0 block of the chunk's shape.
 import { configurationOf, metaOf, shapeOf } from "../codecs/arguments.js";
 import { bytesOf, chunkBytes, cOrderStrides, allocate } from "../codecs/chunk.js";
 import { containerFor } from "../codecs/containers.js";
-import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { describe, hasOwn, isPlainObject, messageOf, ZarrCodecError } from "../errors.js";
 import { metaDataType } from "../types/data-type.js";
 import { callWithSlots } from "../wasm/io.js";
 import { WasmInstance } from "../wasm/instance.js";
 import { wasm } from "../wasm/load.js";
 import { fillBytes } from "../data-types/fill-bytes.js";
+import { framingProblem } from "./compressed-frames.js";
 
 /**
  * What withN5 attaches to each block it fetches (a Uint8Array property):
@@ -31,6 +43,9 @@ import { fillBytes } from "../data-types/fill-bytes.js";
 export const N5_BLOCK = Symbol.for("zarr-codecs-wasm.n5.block");
 
 const MODES = new Map([[0, "default"], [1, "varlength"], [2, "object"]]);
+// The most a block's header may say it holds (N5BlockCodec::kMaxChunkBytes):
+// checked before a compressor is asked to produce that much.
+const MAX_BLOCK_BYTES = 512 * 1024 * 1024;
 // The fill where the array's is not known: a truncated block is then refused.
 const UNKNOWN_FILL = new Uint8Array(0);
 const decodeNow = Symbol("decode a block without a compressor, synchronously");
@@ -55,28 +70,36 @@ function invalid(message) {
 
 /**
  * The inner chain: [transpose with order [n-1, ..., 0], bytes (endian
- * "big", or none for one-byte types), maybe one bytes -> bytes codec].
+ * "big", or none for one-byte types), maybe one bytes -> bytes codec], as
+ * the page has it (axes "n5"), or the same without the transpose (axes
+ * "reversed": the chunk's axes are the block header's reversed).
  */
 function innerChain(configuration, rank, elementBytes) {
   const config = configurationOf("n5_default", configuration, ["codecs"], '(expected "codecs")');
   const codecs = config.codecs;
-  if (!Array.isArray(codecs) || codecs.length < 2 || codecs.length > 3) {
-    throw invalid(`codecs must be [transpose, bytes] and at most one bytes -> bytes codec, got ${describe(codecs)}`);
+  if (!Array.isArray(codecs) || codecs.length < 1 || codecs.length > 3) {
+    throw invalid(`codecs must be [transpose, bytes] or [bytes] and at most one bytes -> bytes codec, got ${describe(codecs)}`);
   }
-  const [transpose, bytes, compressor] = codecs;
-  const reversal = Array.from({ length: rank }, (_, i) => rank - 1 - i);
-  const order = isPlainObject(transpose) && isPlainObject(transpose.configuration) ? transpose.configuration.order : undefined;
-  if (transpose?.name !== "transpose" || !Array.isArray(order) || order.length !== rank || order.some((v, i) => v !== reversal[i])) {
-    throw invalid(`the first codec must be a transpose with order [${reversal.join(", ")}] (N5 blocks are in reversed axis order), got ${describe(transpose?.name)} with order ${describe(order)}`);
+  const transposed = isPlainObject(codecs[0]) && codecs[0].name === "transpose";
+  if (!transposed && codecs.length > 2) {
+    throw invalid(`codecs must be [transpose, bytes] or [bytes] and at most one bytes -> bytes codec, got ${codecs.length} codecs, the first ${describe(codecs[0]?.name)}`);
+  }
+  const [transpose, bytes, compressor] = transposed ? codecs : [undefined, ...codecs];
+  if (transposed) {
+    const reversal = Array.from({ length: rank }, (_, i) => rank - 1 - i);
+    const order = isPlainObject(transpose.configuration) ? transpose.configuration.order : undefined;
+    if (!Array.isArray(order) || order.length !== rank || order.some((v, i) => v !== reversal[i])) {
+      throw invalid(`the transpose must have order [${reversal.join(", ")}] (N5 blocks are in reversed axis order), got ${describe(order)}`);
+    }
   }
   const endian = isPlainObject(bytes) && isPlainObject(bytes.configuration) ? bytes.configuration.endian : undefined;
   if (bytes?.name !== "bytes" || !(endian === "big" || (endian === undefined && elementBytes === 1))) {
-    throw invalid(`the second codec must be bytes with endian "big" (N5 blocks are big-endian), got ${describe(bytes?.name)} with endian ${describe(endian)}`);
+    throw invalid(`the ${transposed ? "second" : "first"} codec must be bytes with endian "big" (N5 blocks are big-endian), got ${describe(bytes?.name)} with endian ${describe(endian)}`);
   }
   if (compressor !== undefined && !(isPlainObject(compressor) && typeof compressor.name === "string")) {
-    throw invalid(`the third codec must be a bytes -> bytes codec { name, configuration }, got ${describe(compressor)}`);
+    throw invalid(`the last codec must be a bytes -> bytes codec { name, configuration }, got ${describe(compressor)}`);
   }
-  return compressor;
+  return { axes: transposed ? "n5" : "reversed", compressor };
 }
 
 export class N5DefaultCodec {
@@ -93,6 +116,8 @@ export class N5DefaultCodec {
   #compressor;
   #registry;
   #inner;
+  // "n5": the chunk's axes are the header's; "reversed": its reverse.
+  #axes;
 
   /**
    * @param {{codecs: object[]}} configuration
@@ -105,7 +130,7 @@ export class N5DefaultCodec {
     const shape = shapeOf("n5_default", m.shape);
     const dataType = metaDataType("n5_default", m);
     // Everything checked in JS before the wasm instance is made.
-    this.#compressor = innerChain(configuration, shape.dims.length, dataType.bytes);
+    ({ axes: this.#axes, compressor: this.#compressor } = innerChain(configuration, shape.dims.length, dataType.bytes));
     this.#registry = adapter.registry;
     if (this.#compressor && !this.#registry) {
       throw invalid(`the compressor ${JSON.stringify(this.#compressor.name)} comes from a zarrita registry: create the codec through register(zarr.registry), or without a compressor`);
@@ -115,7 +140,7 @@ export class N5DefaultCodec {
       this.#fill = fillBytes("n5_default", dataType, m.fillValue);
     }
     const module = adapter.module ?? wasm();
-    this.#core = new WasmInstance(this, module, new module.N5BlockCodec(dataType.descriptor, shape.text), "n5_default");
+    this.#core = new WasmInstance(this, module, new module.N5BlockCodec(dataType.descriptor, shape.text, this.#axes), "n5_default");
     this.#shape = shape.dims;
     this.#stride = cOrderStrides(shape.dims);
     this.#ArrayType = containerFor(this.#core.live.valueType());
@@ -140,11 +165,20 @@ export class N5DefaultCodec {
       if (typeof load !== "function") {
         throw invalid(`the compressor ${JSON.stringify(name)} is not in the zarrita registry`);
       }
-      const Codec = await load();
-      const codec = Codec.fromConfig(configuration ?? {}, { dataType: "uint8", data_type: "uint8", shape: [0] });
+      let codec;
+      try {
+        const Codec = await load();
+        codec = Codec.fromConfig(configuration ?? {}, { dataType: "uint8", data_type: "uint8", shape: [0] });
+      } catch (cause) {
+        throw new ZarrCodecError(
+          "INVALID_CONFIGURATION",
+          `n5_default: the compressor ${JSON.stringify(name)} could not be made from ${describe(configuration)}: ${messageOf(cause)}`,
+          { cause },
+        );
+      }
       // numcodecs.js's codecs name no kind: zarrita takes them as bytes -> bytes too.
       if (codec.kind !== undefined && codec.kind !== "bytes_to_bytes") {
-        throw invalid(`the third codec must be a bytes -> bytes codec, and ${JSON.stringify(name)} is ${describe(codec.kind)}`);
+        throw invalid(`the last codec must be a bytes -> bytes codec, and ${JSON.stringify(name)} is ${describe(codec.kind)}`);
       }
       return codec;
     })().catch((error) => {
@@ -154,9 +188,9 @@ export class N5DefaultCodec {
     return this.#inner;
   }
 
-  #blockError(bytes, code, message) {
+  #blockError(bytes, code, message, cause) {
     const key = hasOwn(bytes, N5_BLOCK) ? bytes[N5_BLOCK].key : undefined;
-    return new ZarrCodecError(code, `n5_default: block${key ? ` ${key}` : ""}: ${message}`);
+    return new ZarrCodecError(code, `n5_default: block${key ? ` ${key}` : ""}: ${message}`, cause === undefined ? undefined : { cause });
   }
 
   /**
@@ -164,11 +198,29 @@ export class N5DefaultCodec {
    * @returns {Promise<{data: ArrayLike<unknown>, shape: number[], stride: number[]}>}
    */
   async decode(input) {
-    const { shape, payload } = this.#header(input);
-    const inner = await this.#innerCodec();
-    const data = inner ? bytesOf("n5_default", "the decompressed block", await inner.decode(payload)) : payload;
-    return this.#values(input, shape, data);
+    const { shape, payload } = await this.#open(input);
+    return this.#values(input, shape, payload);
   }
+
+  // The header, then the compressor: the block's shape and its payload as
+  // the inner bytes codec reads it. Framing its compressor would misread
+  // is refused first; a compressor's failure is CODEC_FAILED.
+  async #open(input) {
+    const { shape, payload, payloadBytes } = this.#header(input);
+    const inner = await this.#innerCodec();
+    if (!inner) return { shape, payload };
+    const name = this.#compressor.name;
+    const problem = framingProblem(name, payload, payloadBytes);
+    if (problem) throw this.#blockError(input, problem.code, problem.message);
+    let decompressed;
+    try {
+      decompressed = await inner.decode(payload);
+    } catch (cause) {
+      throw this.#blockError(input, "CODEC_FAILED", `its ${name} compressor failed: ${messageOf(cause)}`, cause);
+    }
+    return { shape, payload: bytesOf("n5_default", "the decompressed block", decompressed) };
+  }
+
 
   // The header, checked: the block's shape and the bytes after it.
   #header(input) {
@@ -192,8 +244,19 @@ export class N5DefaultCodec {
       throw this.#blockError(input, "LENGTH_MISMATCH", `needs a header of ${header} bytes for ${rank} dimensions, got ${block.byteLength}`);
     }
     const shape = new Uint32Array(rank);
+    // The payload's size as the header says it: bounded before any
+    // compressor is asked to produce it (the wasm side checks it again).
     for (let i = 0; i < rank; i++) shape[i] = view.getUint32(4 + 4 * i);
-    return { shape, payload: block.subarray(header) };
+    let payloadBytes = shape.includes(0) ? 0 : this.#ArrayType.BYTES_PER_ELEMENT;
+    for (let i = 0; i < rank && payloadBytes <= MAX_BLOCK_BYTES; i++) payloadBytes *= shape[i];
+    if (payloadBytes > MAX_BLOCK_BYTES) {
+      throw this.#blockError(
+        input,
+        "SIZE_OVERFLOW",
+        `its header's shape [${Array.from(shape.subarray(0, 8)).join(", ")}${rank > 8 ? ", ..." : ""}] holds more than ${MAX_BLOCK_BYTES} bytes (512 MiB), the most a block may hold`,
+      );
+    }
+    return { shape, payload: block.subarray(header), payloadBytes };
   }
 
   // The block's values (after the compressor) into the chunk, in wasm.
@@ -220,10 +283,7 @@ export class N5DefaultCodec {
 
   /** read: the block's shape and decompressed payload. */
   async [OPEN_BLOCK](input) {
-    const { shape, payload } = this.#header(input);
-    const inner = await this.#innerCodec();
-    const data = inner ? bytesOf("n5_default", "the decompressed block", await inner.decode(payload)) : payload;
-    return { input, shape, payload: data };
+    return { input, ...(await this.#open(input)) };
   }
 
   /** read: an opened block decoded into its place (`desc`, `band`). */
@@ -264,13 +324,23 @@ export class N5DefaultCodec {
     let payload = allocate("n5_default", Uint8Array, n);
     if (callWithSlots(core.module, "_zcw_n5_encode", [values], [payload], [core.handle, values.length, n])) core.fail();
     const inner = await this.#innerCodec();
-    if (inner) payload = bytesOf("n5_default", "the compressed block", await inner.encode(payload));
+    if (inner) {
+      let compressed;
+      try {
+        compressed = await inner.encode(payload);
+      } catch (cause) {
+        throw new ZarrCodecError("CODEC_FAILED", `n5_default: its ${this.#compressor.name} compressor failed to encode a block: ${messageOf(cause)}`, { cause });
+      }
+      payload = bytesOf("n5_default", "the compressed block", compressed);
+    }
     const rank = this.#shape.length;
     const out = new Uint8Array(4 + 4 * rank + payload.byteLength);
     const view = new DataView(out.buffer);
     view.setUint16(0, 0);
     view.setUint16(2, rank);
-    this.#shape.forEach((d, i) => view.setUint32(4 + 4 * i, d));
+    // The header lists N5's axes: the chunk's, or the chunk's reversed.
+    const header = this.#axes === "n5" ? this.#shape : [...this.#shape].reverse();
+    header.forEach((d, i) => view.setUint32(4 + 4 * i, d));
     out.set(payload, 4 + 4 * rank);
     return out;
   }

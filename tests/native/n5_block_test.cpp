@@ -1,7 +1,9 @@
-// The n5_default codec's block layout: N5 order (the chunk's axes reversed),
-// big-endian, at the header's shape; against a reference that follows the
-// definition element by element, for every N5 type, 1- to 4-D, padded and
-// truncated blocks, every implementation.
+// The n5_default codec's block layout: N5 order (the header's first axis
+// fastest), big-endian, at the header's shape, into a chunk whose axes are
+// the header's (kN5) or the header's reversed (kReversed); against a
+// reference that follows the definition element by element, for every N5
+// type, 0- to 4-D, padded, truncated and cropped blocks, every
+// implementation.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,30 +17,35 @@ namespace {
 
 using testing::implementations_under_test;
 using testing::random_bytes;
+using testing::scratch;
 using testing::VectorSink;
 
-// Element (i0, ..., in-1) of the chunk is the block's element at N5 offset
-// i0 + d0 * (i1 + d1 * (...)), big-endian, where i < block; else the fill.
-std::vector<uint8_t> decode_by_hand(const std::vector<uint64_t>& chunk,
-                                    const std::vector<uint64_t>& block,
-                                    unsigned w, const std::vector<uint8_t>& payload,
+// Element (i0, ..., in-1) of the chunk, C order, is N5 element j = (i0,
+// ..., in-1) (kN5) or (in-1, ..., i0) (kReversed); that is the block's
+// element at offset j0 + b0 * (j1 + b1 * (...)), big-endian, where j < the
+// block's shape b in every axis; else the fill. (The page's step 4: pad or
+// truncate to the chunk.)
+std::vector<uint8_t> decode_by_hand(N5Axes axes, const std::vector<uint64_t>& chunk,
+                                    const std::vector<uint64_t>& block, unsigned w,
+                                    const std::vector<uint8_t>& payload,
                                     const std::vector<uint8_t>& fill) {
   uint64_t n = 1;
   for (uint64_t d : chunk) n *= d;
+  const size_t rank = chunk.size();
   std::vector<uint8_t> out(n * w);
-  std::vector<uint64_t> idx(chunk.size(), 0);
+  std::vector<uint64_t> idx(rank, 0);
   for (uint64_t e = 0; e < n; ++e) {
-    // idx from e, C order.
     uint64_t rem = e;
-    for (size_t k = chunk.size(); k-- > 0;) {
+    for (size_t k = rank; k-- > 0;) {
       idx[k] = rem % chunk[k];
       rem /= chunk[k];
     }
     bool inside = true;
     uint64_t at = 0, step = 1;
-    for (size_t k = 0; k < chunk.size(); ++k) {
-      inside = inside && idx[k] < block[k];
-      at += idx[k] * step;
+    for (size_t k = 0; k < rank; ++k) {
+      const uint64_t j = axes == N5Axes::kN5 ? idx[k] : idx[rank - 1 - k];
+      inside = inside && j < block[k];
+      at += j * step;
       step *= block[k];
     }
     for (unsigned b = 0; b < w; ++b) {
@@ -48,12 +55,47 @@ std::vector<uint8_t> decode_by_hand(const std::vector<uint64_t>& chunk,
   return out;
 }
 
+struct Case {
+  const char* type;
+  unsigned width;
+  std::vector<uint64_t> chunk;  // the array's axis order
+  std::vector<uint64_t> block;  // the header's (N5 order)
+};
+
+void check_decodes(N5Axes axes, const std::vector<Case>& cases) {
+  Workspace ws;
+  for (const Case& c : cases) {
+    uint64_t block_n = 1, chunk_n = 1;
+    for (uint64_t d : c.block) block_n *= d;
+    for (uint64_t d : c.chunk) chunk_n *= d;
+    const std::vector<uint8_t> payload = random_bytes(block_n * c.width, 5);
+    const std::vector<uint8_t> fill = random_bytes(c.width, 9);
+    const std::vector<uint8_t> want = decode_by_hand(axes, c.chunk, c.block, c.width, payload, fill);
+    const std::vector<uint64_t> header =
+        axes == N5Axes::kN5 ? c.chunk : std::vector<uint64_t>(c.chunk.rbegin(), c.chunk.rend());
+    for (Impl impl : implementations_under_test()) {
+      N5BlockCodec codec(c.type, c.chunk, axes);
+      ASSERT_TRUE(codec.status().ok()) << codec.status().message();
+      MemorySource src(payload.data());
+      VectorSink out(chunk_n * c.width);
+      const Status s = codec.decode(c.block, fill, src, payload.size(), out,
+                                    out.bytes.size(), scratch(), ws, impl);
+      ASSERT_TRUE(s.ok()) << s.message();
+      EXPECT_EQ(out.bytes, want) << c.type << " " << ::testing::PrintToString(c.chunk) << " block "
+                                 << ::testing::PrintToString(c.block) << " " << impl_name(impl);
+      if (c.block == header) {
+        // Encoding is the inverse, for a whole chunk.
+        MemorySource back(want.data());
+        VectorSink block(payload.size());
+        ASSERT_TRUE(codec.encode(back, want.size(), block, block.bytes.size(), scratch(), ws, impl).ok());
+        EXPECT_EQ(block.bytes, payload) << c.type << " " << impl_name(impl);
+      }
+    }
+  }
+}
+
 TEST(N5Block, DecodesAndEncodesLikeTheDefinition) {
-  struct Case {
-    const char* type;
-    unsigned width;
-    std::vector<uint64_t> chunk, block;
-  } cases[] = {
+  check_decodes(N5Axes::kN5, {
       {"uint16", 2, {256, 256}, {256, 256}},
       {"uint8", 1, {37, 45}, {37, 45}},
       {"int32", 4, {7, 5}, {3, 5}},          // truncated along the first axis
@@ -64,33 +106,41 @@ TEST(N5Block, DecodesAndEncodesLikeTheDefinition) {
       {"int8", 1, {33}, {20}},               // 1-D: no transpose
       {"uint32", 4, {}, {}},                 // a scalar chunk
       {"uint16", 2, {4, 4}, {0, 4}},         // an empty block
-  };
-  Workspace ws;
-  for (const Case& c : cases) {
-    uint64_t block_n = 1, chunk_n = 1;
-    for (uint64_t d : c.block) block_n *= d;
-    for (uint64_t d : c.chunk) chunk_n *= d;
-    const std::vector<uint8_t> payload = random_bytes(block_n * c.width, 5);
-    const std::vector<uint8_t> fill = random_bytes(c.width, 9);
-    const std::vector<uint8_t> want = decode_by_hand(c.chunk, c.block, c.width, payload, fill);
-    for (Impl impl : implementations_under_test()) {
-      N5BlockCodec codec(c.type, c.chunk);
-      ASSERT_TRUE(codec.status().ok()) << codec.status().message();
-      MemorySource src(payload.data());
-      VectorSink out(chunk_n * c.width);
-      const Status s = codec.decode(c.block, fill, src, payload.size(), out,
-                                    out.bytes.size(), ws, impl);
-      ASSERT_TRUE(s.ok()) << s.message();
-      EXPECT_EQ(out.bytes, want) << c.type << " " << impl_name(impl);
-      if (c.block == c.chunk) {
-        // Encoding is the inverse, for a whole chunk.
-        MemorySource back(want.data());
-        VectorSink block(payload.size());
-        ASSERT_TRUE(codec.encode(back, want.size(), block, block.bytes.size(), ws, impl).ok());
-        EXPECT_EQ(block.bytes, payload) << c.type << " " << impl_name(impl);
-      }
-    }
-  }
+      // Larger than the chunk: cropped (the page's step 4), along one axis,
+      // both, and with another truncated.
+      {"uint16", 2, {4, 3}, {6, 3}},
+      {"int32", 4, {4, 3}, {4, 5}},
+      {"float64", 8, {5, 6, 2}, {7, 4, 9}},
+      {"uint8", 1, {33}, {40}},
+  });
+}
+
+TEST(N5Block, ReversedAxesDecodeInOrderLikeTheDefinition) {
+  // The chunk's axes are the header's reversed: [rows, columns] for an N5
+  // block [columns, rows]. Rows longer than a scratch block (64 KiB), and
+  // chunks of many scratch blocks, stream through it.
+  check_decodes(N5Axes::kReversed, {
+      {"uint16", 2, {256, 256}, {256, 256}},
+      {"uint16", 2, {300, 200}, {200, 300}},
+      {"uint8", 1, {45, 37}, {37, 45}},
+      {"int32", 4, {5, 7}, {3, 5}},          // truncated along the header's first axis (columns)
+      {"float64", 8, {10, 9}, {9, 4}},       // ... and its second (rows)
+      {"int16", 2, {5, 4, 3}, {3, 4, 5}},
+      {"float32", 4, {4, 5, 6}, {2, 5, 3}},  // truncated along two axes
+      {"uint64", 8, {5, 4, 3, 2}, {2, 2, 4, 1}},
+      {"int8", 1, {33}, {20}},
+      {"uint32", 4, {}, {}},
+      {"uint16", 2, {4, 4}, {4, 0}},         // an empty block
+      {"uint16", 2, {3, 4}, {6, 3}},         // cropped
+      {"int32", 4, {3, 4}, {4, 5}},
+      {"float64", 8, {2, 6, 5}, {7, 4, 9}},
+      {"uint8", 1, {33}, {40}},
+      {"uint16", 2, {70000}, {70000}},       // a row of 137 KiB
+      {"uint16", 2, {70000}, {69999}},
+      {"uint16", 2, {3, 40000}, {40001, 2}}, // rows past a scratch block, cropped and padded
+      {"float32", 4, {64, 1024}, {1000, 64}},
+      {"int64", 8, {2, 3, 9000}, {9000, 3, 2}},
+  });
 }
 
 TEST(N5Block, ViolationsAreErrorsWithTheirNumbers) {
@@ -99,15 +149,33 @@ TEST(N5Block, ViolationsAreErrorsWithTheirNumbers) {
   const std::vector<uint8_t> payload(32, 0);
   MemorySource src(payload.data());
   VectorSink out(32);
-  Status s = codec.decode({4, 4, 1}, {0, 0}, src, 32, out, 32, ws, Impl::kSimd);
+  Status s = codec.decode({4, 4, 1}, {0, 0}, src, 32, out, 32, scratch(), ws, Impl::kSimd);
   EXPECT_EQ(s.message(), "n5_default: uint16 chunk [4, 4]: the block header has 3 dimensions, but the array has 2");
-  s = codec.decode({5, 4}, {0, 0}, src, 32, out, 32, ws, Impl::kSimd);
-  EXPECT_EQ(s.message(), "n5_default: uint16 chunk [4, 4]: the block header's shape [5, 4] is larger than the chunk");
-  s = codec.decode({4, 4}, {0, 0}, src, 31, out, 32, ws, Impl::kSimd);
+  s = codec.decode({4, 4}, {0, 0}, src, 31, out, 32, scratch(), ws, Impl::kSimd);
   EXPECT_EQ(s.code(), ErrorCode::kLengthMismatch);
   EXPECT_EQ(s.message(), "n5_default: uint16 chunk [4, 4]: a block of shape [4, 4] needs 32 bytes after its header, got 31");
-  s = codec.decode({2, 4}, {}, src, 16, out, 32, ws, Impl::kSimd);
+  s = codec.decode({5, 4}, {0, 0}, src, 32, out, 32, scratch(), ws, Impl::kSimd);
+  EXPECT_EQ(s.message(), "n5_default: uint16 chunk [4, 4]: a block of shape [5, 4] needs 40 bytes after its header, got 32");
+  s = codec.decode({2, 4}, {}, src, 16, out, 32, scratch(), ws, Impl::kSimd);
   EXPECT_EQ(s.code(), ErrorCode::kInvalidInput);
+  // A header that says more than a block may hold: refused before its
+  // payload is looked at, whatever its length; one of 0 elements is empty.
+  s = codec.decode({0xFFFFFFFF, 0xFFFFFFFF}, {0, 0}, src, 32, out, 32, scratch(), ws, Impl::kSimd);
+  EXPECT_EQ(s.code(), ErrorCode::kSizeOverflow);
+  EXPECT_EQ(s.message(),
+            "n5_default: uint16 chunk [4, 4]: the block header's shape [4294967295, 4294967295] holds more than "
+            "536870912 bytes (512 MiB), the most a block may hold");
+  uint64_t bytes = 1;
+  EXPECT_TRUE(codec.payload_bytes({0xFFFFFFFF, 0xFFFFFFFF, 0}, &bytes).ok());
+  EXPECT_EQ(bytes, 0u);
+  EXPECT_TRUE(codec.payload_bytes({16384, 16384}, &bytes).ok());
+  EXPECT_EQ(bytes, uint64_t{512} << 20);
+  EXPECT_EQ(codec.payload_bytes({16384, 16385}, &bytes).code(), ErrorCode::kSizeOverflow);
+  const N5BlockCodec reversed("uint16", {2, 4}, N5Axes::kReversed);
+  s = reversed.decode({4, 2}, {0, 0}, src, 15, out, 16, scratch(), ws, Impl::kSimd);
+  EXPECT_EQ(s.message(),
+            "n5_default: uint16 chunk [2, 4] (axes reversed): a block of shape [4, 2] needs 16 bytes after its header, "
+            "got 15");
   EXPECT_EQ(N5BlockCodec("int4", {4}).status().code(), ErrorCode::kUnsupportedDataType);
   EXPECT_EQ(N5BlockCodec("uint8", {uint64_t{1} << 32}).status().code(), ErrorCode::kInvalidShape);
   // A block is held whole in wasm memory: 512 MiB a chunk at most, one byte
@@ -119,6 +187,13 @@ TEST(N5Block, ViolationsAreErrorsWithTheirNumbers) {
             "n5_default: uint8 chunk [536870913] holds 536870913 bytes; a block is decoded whole in wasm memory, "
             "so a chunk may hold 536870912 (512 MiB) at most");
   EXPECT_EQ(N5BlockCodec("uint16", {2048, 1024, 1024}).status().code(), ErrorCode::kSizeOverflow);
+  EXPECT_EQ(N5BlockCodec("uint16", {2048, 1024, 1024}, N5Axes::kReversed).status().message(),
+            "n5_default: uint16 chunk [2048, 1024, 1024] (axes reversed) holds 4294967296 bytes; a block is held "
+            "whole after its compressor, so a chunk may hold 536870912 (512 MiB) at most");
+  N5Axes axes = N5Axes::kN5;
+  EXPECT_TRUE(parse_n5_axes("reversed", &axes));
+  EXPECT_EQ(axes, N5Axes::kReversed);
+  EXPECT_FALSE(parse_n5_axes("C", &axes));
 }
 
 TEST(N5Block, AWorkspaceThatCannotGrowIsAnAnswer) {

@@ -18,8 +18,10 @@ export async function openOmeZarr(url) {
 }
 
 // One array of an N5 container (url: the container's root), presented as
-// Zarr v3 by withN5. Its axes keep attributes.json's order, so `labels`
-// name them in that order; viv draws the last two as y (rows) and x.
+// Zarr v3 by withN5, its axes in numpy's order (N5's "dimensions"
+// reversed, as zarr-python 2 has them): viv draws the last two as y (rows)
+// and x, so an image shows as Fiji shows it; `labels` name the axes in
+// that order (["y", "x"], ["z", "y", "x"]).
 export async function openN5(url, path, { labels, tileSize }) {
   const store = withDataTypes(withN5(new zarr.FetchStore(url)));
   const array = await zarr.open.v3(zarr.root(store).resolve(path), { kind: "array" });

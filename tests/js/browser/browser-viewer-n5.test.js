@@ -1,10 +1,12 @@
-// The viewer draws N5 arrays: tests/fixtures/n5-store.n5 served by a server
-// of its own (with CORS, as a store elsewhere would be), found to be N5 by
-// its root attributes.json (with no 404 where its URL ends in .n5) or named
-// so by ?format=n5, read through withN5 and withDataTypes in the page and
-// in the worker. Every pixel against the fixture's expected.json
-// (zarr-python's values, in the attributes' axis order), through the
-// automatic window; NaN and the infinities in their own colours.
+// The viewer draws N5 arrays: tests/fixtures/n5-store.n5 served at the root
+// of a server of its own (with CORS, as a store elsewhere would be), found
+// to be N5 by its root attributes.json (with no 404 where its URL ends in
+// .n5) or named so by ?format=n5, read through withN5 and withDataTypes in
+// the page and in the worker. Every pixel against the fixture's
+// expected.json: zarr-python 2's values in its own (numpy's) axis order,
+// which withN5 presents, so that an image shows as Fiji shows it (N5's x
+// across), through the automatic window; NaN and the infinities in their
+// own colours.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { buildViewerWorker } from "../../../scripts/build-viewer-worker.mjs";
@@ -19,10 +21,11 @@ jest.setTimeout(120000);
 const FIXTURE = new URL("../../fixtures/n5-store.n5/", import.meta.url);
 const expected = JSON.parse(readFileSync(new URL("expected.json", FIXTURE), "utf8"));
 
-// An array of expected.json: its little-endian values in C order of its dimensions.
+// An array of expected.json: its little-endian values as zarr-python 2
+// reads them, and their shape (N5's dimensions reversed).
 const TYPED = { uint16: Uint16Array, float32: Float32Array, float64: Float64Array };
 function valuesOf(path) {
-  const { le_hex: hex, dataType, dimensions } = expected[path];
+  const { numpy_le_hex: hex, dataType, numpy_shape: dimensions } = expected[path];
   const bytes = Uint8Array.from(hex.match(/../g), (h) => parseInt(h, 16));
   return { values: new TYPED[dataType](bytes.buffer), dimensions };
 }
@@ -60,10 +63,11 @@ describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
   test("an N5 root is detected and its uint16 gzip array drawn, every pixel as expected.json has it", async () => {
     const { page, located, state } = await openN5(`decode=${mode}&array=volumes/raw/gzip`);
     expect(state.error).toBeNull();
-    expect(state.info).toMatchObject({ format: "N5 (read as Zarr v3 through withN5)", presented: "uint16", storedShape: [7, 5] });
-    expect(state.info.codecs).toMatch(/^n5_default \[transpose \{"order":\[1,0\]\} -> bytes \{"endian":"big"\} -> gzip \{"level":5\}\]$/);
+    // N5's dimensions [7, 5] (7 columns, 5 rows), presented as [5, 7].
+    expect(state.info).toMatchObject({ format: "N5 (read as Zarr v3 through withN5)", presented: "uint16", storedShape: [5, 7] });
+    expect(state.info.codecs).toMatch(/^n5_default \[bytes \{"endian":"big"\} -> gzip \{"level":5\}\]$/);
     const { values, dimensions } = valuesOf("volumes/raw/gzip");
-    expect(dimensions).toEqual([7, 5]);
+    expect(dimensions).toEqual([5, 7]);
     expect(await page.evaluate(() => [document.getElementById("canvas").height, document.getElementById("canvas").width])).toEqual(dimensions);
     const [lo, hi] = autoWindow(values, { integer: true });
     expect(state.range).toEqual([lo, hi]);

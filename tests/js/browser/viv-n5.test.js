@@ -6,8 +6,10 @@
 // uint16 under each compression the fixture has that zarrita reads (raw,
 // gzip, zlib, blosc, zstd), uint16 and int32 with truncated boundary blocks
 // as Java N5 writes them, uint32 with a missing block. Every pixel is
-// compared with expected.json, zarr-python's values. Failures come back as
-// errors, not hangs. The recipe's OME-Zarr opener reads one image too.
+// compared with expected.json, zarr-python's values in its own (numpy's)
+// axis order, which withN5 presents: the image as Fiji shows it, N5's x
+// across. Failures come back as errors, not hangs. The recipe's OME-Zarr
+// opener reads one image too.
 import { afterAll, beforeAll, beforeEach, expect, jest, test } from "@jest/globals";
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,19 +38,20 @@ const ARRAYS = [
 ];
 const TYPED = { uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array };
 
-// An array of expected.json: its values in C order of attributes.json's
-// dimensions, the order withN5 presents.
+// An array of expected.json: its values as zarr-python 2 reads them (C
+// order of N5's dimensions reversed), the order withN5 presents.
 function expectedValues(path) {
-  const { le_hex: hex, dataType } = EXPECTED[path];
+  const { numpy_le_hex: hex, dataType } = EXPECTED[path];
   return Array.from(new TYPED[dataType](new Uint8Array(Buffer.from(hex, "hex")).buffer));
 }
 
-// The N5 blocks (keys as attributes.json orders the grid) a tile reads.
+// The N5 blocks a tile reads, keyed as N5 orders the grid: x (the image's
+// column) first.
 function blocksOf({ x, y, width, height }, tileSize, blockSize) {
   const keys = new Set();
   for (let r = y * tileSize; r < y * tileSize + height; r++) {
     for (let c = x * tileSize; c < x * tileSize + width; c++) {
-      keys.add(`${Math.floor(r / blockSize[0])}/${Math.floor(c / blockSize[1])}`);
+      keys.add(`${Math.floor(c / blockSize[0])}/${Math.floor(r / blockSize[1])}`);
     }
   }
   return [...keys];
@@ -145,7 +148,9 @@ test("docs/recipes/viv.md shows open-stores.js, the code this page runs", () => 
 
 test.each(ARRAYS)("%s: every pixel of every tile and of the raster, as zarr-python wrote it", async (path, dtype) => {
   const e = EXPECTED[path];
-  const [height, width] = e.dimensions;
+  // N5's dimensions are [width, height]: x (columns) first, as Fiji shows them.
+  const [width, height] = e.dimensions;
+  expect(e.numpy_shape).toEqual([height, width]);
   const values = expectedValues(path);
   expect(values).toHaveLength(height * width);
   const boundary = boundaryBlocks(e);
@@ -159,7 +164,7 @@ test.each(ARRAYS)("%s: every pixel of every tile and of the raster, as zarr-pyth
   // within one); 4: tiles that straddle blocks in both axes.
   for (const tileSize of [2, 4]) {
     const read = await page.evaluate(([p, t]) => window.app.readN5(p, t), [path, tileSize]);
-    expect(read.shape).toEqual(e.dimensions);
+    expect(read.shape).toEqual([height, width]);
     expect(read.dtype).toBe(dtype);
     const kinds = new Set();
     for (const tile of read.tiles) {
@@ -209,7 +214,7 @@ test("a block one byte short, read by getTile: the package's LENGTH_MISMATCH, na
     zarrCodecError: true,
     name: "ZarrCodecError",
     code: "LENGTH_MISMATCH",
-    message: "n5_default: block /hostile/short_block/0/0: uint16 chunk [3, 2]: a block of shape [3, 2] needs 12 bytes after its header, got 11",
+    message: "n5_default: block /hostile/short_block/0/0: uint16 chunk [2, 3] (axes reversed): a block of shape [3, 2] needs 12 bytes after its header, got 11",
   });
   expect(complaints()).toEqual([]);
 });

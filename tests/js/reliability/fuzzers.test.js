@@ -1,9 +1,10 @@
 // A short run of each JS fuzzer (tests/fuzz/js/) inside the test command;
 // `npm run fuzz -- <seconds>` runs them long. A fixed seed keeps a failure
-// reproducible: the message names it and the document. The metadata
-// fuzzer runs in a process of its own: zarrita leaves some codec-loading
-// promises unhandled when a read fails early (its own, counted), which
-// Jest would report against the test.
+// reproducible: the message names it and the document. The metadata and
+// N5 fuzzers run in a process of their own: zarrita leaves some
+// codec-loading promises unhandled when a read fails early (its own,
+// counted), which Jest would report against the test, and the N5 one reads
+// in a worker thread (stopped at a deadline) with its reference in Python.
 import { expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { fuzzCodecConfigurations } from "../../fuzz/js/codec-config.mjs";
@@ -23,6 +24,21 @@ test("metadata fuzzer: 12 s, every outcome a clean read, the package's error or 
     expect(counts[`${family}: matched the reference`]).toBeGreaterThan(0);
   }
   expect(counts["package TypeError or RangeError"] + counts.hang + counts["wrong value"] + counts["prototype polluted"]).toBe(0);
+  expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
+});
+
+test("N5 fuzzer: 12 s, each outcome the reference's (or a listed compressor difference), nothing hangs", () => {
+  // The fuzzer stops at the first wrong value, refusal the reference does
+  // not make (or the reverse), TypeError or RangeError from the package, or
+  // polluted prototype (a non-zero exit here); reads that never end are
+  // stopped at a deadline and counted.
+  const out = execFileSync("node", ["tests/fuzz/js/n5.mjs", "12", "20261123", "--json"], { cwd: ROOT, encoding: "utf8" });
+  const { runs, counts, wasmMemoryBytes } = JSON.parse(out.trim().split("\n").pop());
+  expect(runs).toBeGreaterThan(1000);
+  expect(counts["read as the reference"]).toBeGreaterThan(100);
+  expect(counts["refused, as the reference"]).toBeGreaterThan(100);
+  expect(counts["refused at open, as the reference"]).toBeGreaterThan(10);
+  expect(counts.hang).toBe(0);
   expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
 });
 

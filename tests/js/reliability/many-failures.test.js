@@ -61,9 +61,10 @@ const KINDS = {
       { codecs: [{ name: "transpose", configuration: { order: [1, 0] } }, { name: "bytes", configuration: { endian: "big" } }] },
       { dataType: "uint16", shape: [2, 2] },
     );
-    const larger = new Uint8Array([0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 2, ...new Uint8Array(12)]);
+    // A header of [3, 2] (cropped to the chunk) whose payload is a byte short.
+    const short = new Uint8Array([0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 2, ...new Uint8Array(11)]);
     // decode is async: its rejection is caught below like a throw.
-    return () => codec.decode(larger);
+    return () => codec.decode(short);
   },
   "structFields of a result that is no struct read": () => {
     const arr = { store: {}, path: "/x" };

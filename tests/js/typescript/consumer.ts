@@ -154,11 +154,16 @@ export async function n5(): Promise<number> {
   const chunk: Chunk<DecodedArray> = await codec.decode(block);
   codec.dispose();
   new N5DefaultCodec(configuration, { dataType: "uint8", shape: [2, 2] }).dispose();
+  // Without the transpose: the chunk's axes are the block header's reversed.
+  const reversedAxes: N5DefaultConfiguration = { codecs: [{ name: "bytes", configuration: { endian: "big" } }, { name: "zstd" }] };
+  N5DefaultCodec.fromConfig({ codecs: [{ name: "bytes", configuration: { endian: "big" } }] }, { dataType: "uint16", shape: [2, 2] }).dispose();
+  // @ts-expect-error a compressor needs the bytes codec before it
+  N5DefaultCodec.fromConfig({ codecs: [{ name: "zstd" }] }, { dataType: "uint16", shape: [2] });
   // @ts-expect-error N5 blocks are big-endian
   N5DefaultCodec.fromConfig({ codecs: [{ name: "transpose", configuration: { order: [0] } }, { name: "bytes", configuration: { endian: "little" } }] }, { dataType: "uint16", shape: [2] });
   // @ts-expect-error n5_default decodes asynchronously: no decodeInto
   codec.decodeInto(block, new Uint16Array(4));
-  return kind.length + chunk.shape.length;
+  return kind.length + chunk.shape.length + reversedAxes.codecs.length;
 }
 
 export function variableLengthBytes(): number {
@@ -202,6 +207,8 @@ function advice(code: ErrorCode): string {
       return "see the message";
     case "NOT_REGISTERED":
       return "call register(zarr.registry) first";
+    case "CODEC_FAILED":
+      return "the failed codec's error is the cause";
     default: {
       // The union has no code beyond the cases above.
       const none: never = code;
@@ -267,7 +274,11 @@ export function zarrita(store: MyStore, registry: Map<string, () => Promise<{ fr
 
   const n5: MyStore = withN5(store);
   const plain: StoreLike = withN5({ get: (key: string) => key });
-  // @ts-expect-error withN5 takes no options
+  const inN5Order: MyStore = withN5(store, { axes: "n5" });
+  withN5(store, { axes: "reversed" });
+  // @ts-expect-error axes are "reversed" or "n5"
+  withN5(store, { axes: "C" });
+  // @ts-expect-error withN5 has no floats option
   withN5(store, { floats: "bits" });
 
   const array = { store: typed, path: "/records" };
@@ -278,7 +289,7 @@ export function zarrita(store: MyStore, registry: Map<string, () => Promise<{ fr
   const fields: StructFields = structFields(result, array);
   const a = fields["a"] as StructColumn;
   const first: unknown = "get" in a.data ? a.data.get(0) : a.data[0];
-  return [String(stored), String(presented), String(v2), String(n5), String(plain), String(same.size), String(first), ...columns(fields)];
+  return [String(stored), String(presented), String(v2), String(n5), String(plain), String(inN5Order), String(same.size), String(first), ...columns(fields)];
 }
 
 // ---- widening ------------------------------------------------------------------

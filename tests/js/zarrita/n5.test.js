@@ -4,7 +4,8 @@
 // every N5 data type, raw, gzip, zlib, blosc and zstd, shapes the blocks do
 // not divide, truncated boundary blocks the way Java N5 writes them (and a
 // mix with padded ones), nested and implicit groups. Values are compared
-// with what zarr-python read, in our axis order (attributes.json's).
+// with what zarr-python read: in its own axis order (numpy's, withN5's
+// default, axes "reversed") and in attributes.json's (axes "n5").
 // Writes go back through zarr-python 2 for an independent read.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { ready, register, withDataTypes, withN5, ZarrCodecError } from "../../..
 import { fixtureCopy, fixturePath } from "../support/fixtures.js";
 import { inCOrder } from "../support/presented.js";
 import { hex } from "../support/reference.js";
+import { expectCodecRejection } from "../support/expect-error.js";
 import { ZARRITAS } from "../support/zarritas.js";
 
 const ROOT = fixturePath("n5-store.n5");
@@ -36,10 +38,24 @@ async function readAll(zarr, arr) {
 
 describe.each(VERSIONS)("zarrita %s", (_version, zarr) => {
   const store = withN5(new FileSystemStore(ROOT));
+  const n5Order = withN5(new FileSystemStore(ROOT), { axes: "n5" });
 
-  test.each(READABLE)("%s", async (path) => {
+  test.each(READABLE)("%s, axes reversed (the default): zarr-python 2's own view", async (path) => {
     const e = EXPECTED[path];
     const arr = await zarr.open(zarr.root(store).resolve(path), { kind: "array" });
+    expect(arr.shape).toEqual(e.numpy_shape);
+    expect(arr.shape).toEqual([...e.dimensions].reverse());
+    expect(arr.chunks).toEqual([...e.blockSize].reverse());
+    expect(arr.dtype).toBe(e.dataType);
+    const { shape, data } = await readAll(zarr, arr);
+    expect(shape).toEqual(e.numpy_shape);
+    expect(hex(data)).toBe(e.numpy_le_hex);
+    expect(arr.attrs.dimensions).toEqual(e.dimensions); // N5's attributes kept as written
+  });
+
+  test.each(READABLE)("%s, axes n5: attributes.json's order", async (path) => {
+    const e = EXPECTED[path];
+    const arr = await zarr.open(zarr.root(n5Order).resolve(path), { kind: "array" });
     expect(arr.shape).toEqual(e.dimensions);
     expect(arr.chunks).toEqual(e.blockSize);
     expect(arr.dtype).toBe(e.dataType);
@@ -55,7 +71,7 @@ describe.each(VERSIONS)("zarrita %s", (_version, zarr) => {
       new RegExp(`^withN5: array /${path}: its N5 compression ${type}.* has no Zarr codec that reads it \\(N5 compressions read here: raw, gzip, blosc, zstd\\)$`),
     );
     const arr = await zarr.open(zarr.root(store).resolve("types/uint8"), { kind: "array" });
-    expect(hex((await readAll(zarr, arr)).data)).toBe(EXPECTED["types/uint8"].le_hex);
+    expect(hex((await readAll(zarr, arr)).data)).toBe(EXPECTED["types/uint8"].numpy_le_hex);
   });
 
   test("groups: explicit ones with their attributes, implicit ones (no attributes.json)", async () => {
@@ -71,28 +87,41 @@ describe.each(VERSIONS)("zarrita %s", (_version, zarr) => {
     }
   });
 
-  test("a region of a 3-D array with truncated blocks", async () => {
+  test("a region of a 3-D array with truncated blocks, in either order", async () => {
     const e = EXPECTED["volumes/truncated/raw_3d"]; // float64, dimensions [5, 4, 3]
-    const arr = await zarr.open(zarr.root(store).resolve("volumes/truncated/raw_3d"), { kind: "array" });
-    const part = await zarr.get(arr, [zarr.slice(3, 5), 1, null]);
     // A copy of its own: a small Buffer lies inside a shared pool at some offset.
-    const all = new Float64Array(Uint8Array.from(Buffer.from(e.le_hex, "hex")).buffer);
+    const values = (h) => new Float64Array(Uint8Array.from(Buffer.from(h, "hex")).buffer);
+    const arr = await zarr.open(zarr.root(n5Order).resolve("volumes/truncated/raw_3d"), { kind: "array" });
+    const part = await zarr.get(arr, [zarr.slice(3, 5), 1, null]);
+    const all = values(e.le_hex);
     const want = [];
     for (let i = 3; i < 5; i++) for (let k = 0; k < 3; k++) want.push(all[(i * 4 + 1) * 3 + k]);
     expect(Array.from(inCOrder(part))).toEqual(want);
+    // The same elements in numpy's order (zarr-python's [:, 1, 3:5]).
+    const numpy = await zarr.open(zarr.root(store).resolve("volumes/truncated/raw_3d"), { kind: "array" });
+    const same = await zarr.get(numpy, [null, 1, zarr.slice(3, 5)]);
+    expect(same.shape).toEqual([3, 2]);
+    const byNumpy = values(e.numpy_le_hex); // shape [3, 4, 5]
+    const wantNumpy = [];
+    for (let k = 0; k < 3; k++) for (let i = 3; i < 5; i++) wantNumpy.push(byNumpy[(k * 4 + 1) * 5 + i]);
+    expect(Array.from(inCOrder(same))).toEqual(wantNumpy);
   });
 });
 
 describe("composition", () => {
-  const check = async (zarr, store, path) => {
+  const check = async (zarr, store, path, axes = "reversed") => {
     const arr = await zarr.open(zarr.root(store).resolve(path), { kind: "array" });
-    expect(hex((await readAll(zarr, arr)).data)).toBe(EXPECTED[path].le_hex);
+    expect(hex((await readAll(zarr, arr)).data)).toBe(axes === "n5" ? EXPECTED[path].le_hex : EXPECTED[path].numpy_le_hex);
   };
-  const SOME = ["types/int64", "volumes/raw/blosc", "volumes/truncated/gzip_mixed", "labels/segmentation/cells"];
+  const SOME = ["types/int64", "volumes/raw/blosc", "volumes/truncated/gzip_mixed", "labels/segmentation/cells", "types/float32"];
 
-  test.each(VERSIONS)("zarrita %s: withN5(withDataTypes(store)) and withDataTypes(withN5(store))", async (_v, zarr) => {
-    for (const store of [withN5(withDataTypes(new FileSystemStore(ROOT))), withDataTypes(withN5(new FileSystemStore(ROOT)))]) {
-      for (const path of SOME) await check(zarr, store, path);
+  test.each(VERSIONS)("zarrita %s: withN5(withDataTypes(store)) and withDataTypes(withN5(store)), either axes", async (_v, zarr) => {
+    for (const axes of ["reversed", "n5"]) {
+      const stores = [
+        withN5(withDataTypes(new FileSystemStore(ROOT)), { axes }),
+        withDataTypes(withN5(new FileSystemStore(ROOT), { axes })),
+      ];
+      for (const store of stores) for (const path of SOME) await check(zarr, store, path, axes);
     }
   });
 
@@ -121,14 +150,17 @@ describe("hostile N5: blocks and attributes, each refused with its message, the 
     return out;
   };
   const good = block(0, [2, 3], [1, 2, 3, 4, 5, 6]);
+  // [name, block, code, message after "n5_default: block <key>: "], where
+  // `chunk` names the chunk as each axis order presents it.
   const cases = [
-    ["short_header", new Uint8Array([0, 0, 0]), "LENGTH_MISMATCH", "needs a header of at least 4 bytes, got 3"],
-    ["varlength", block(1, [2, 3], [1, 2, 3, 4, 5, 6]), "INVALID_INPUT", "its header says mode 1 (varlength); only mode 0 (default) blocks can be read"],
-    ["object", block(2, [2, 3], []), "INVALID_INPUT", "its header says mode 2 (object); only mode 0 (default) blocks can be read"],
-    ["rank", block(0, [2, 3, 1], [1, 2, 3, 4, 5, 6]), "INVALID_INPUT", "its header has 3 dimensions, but the array has 2"],
-    ["short_dims", good.subarray(0, 9), "LENGTH_MISMATCH", "needs a header of 12 bytes for 2 dimensions, got 9"],
-    ["larger", block(0, [3, 3], [1, 2, 3, 4, 5, 6, 7, 8, 9]), "INVALID_INPUT", "uint16 chunk [2, 3]: the block header's shape [3, 3] is larger than the chunk"],
-    ["payload", good.subarray(0, good.length - 1), "LENGTH_MISMATCH", "uint16 chunk [2, 3]: a block of shape [2, 3] needs 12 bytes after its header, got 11"],
+    ["short_header", new Uint8Array([0, 0, 0]), "LENGTH_MISMATCH", () => "needs a header of at least 4 bytes, got 3"],
+    ["varlength", block(1, [2, 3], [1, 2, 3, 4, 5, 6]), "INVALID_INPUT", () => "its header says mode 1 (varlength); only mode 0 (default) blocks can be read"],
+    ["object", block(2, [2, 3], []), "INVALID_INPUT", () => "its header says mode 2 (object); only mode 0 (default) blocks can be read"],
+    ["rank", block(0, [2, 3, 1], [1, 2, 3, 4, 5, 6]), "INVALID_INPUT", () => "its header has 3 dimensions, but the array has 2"],
+    ["short_dims", good.subarray(0, 9), "LENGTH_MISMATCH", () => "needs a header of 12 bytes for 2 dimensions, got 9"],
+    ["payload", good.subarray(0, good.length - 1), "LENGTH_MISMATCH", (chunk) => `uint16 chunk ${chunk}: a block of shape [2, 3] needs 12 bytes after its header, got 11`],
+    ["larger_payload", block(0, [3, 3], [1, 2, 3, 4, 5, 6]), "LENGTH_MISMATCH", (chunk) => `uint16 chunk ${chunk}: a block of shape [3, 3] needs 18 bytes after its header, got 12`],
+    ["huge_header", block(0, [65536, 65536], [1]), "SIZE_OVERFLOW", () => "its header's shape [65536, 65536] holds more than 536870912 bytes (512 MiB), the most a block may hold"],
   ];
   const store = new Map([["/attributes.json", encode({ n5: "2.0.0" })]]);
   for (const [name, bytes] of cases) {
@@ -150,9 +182,11 @@ describe("hostile N5: blocks and attributes, each refused with its message, the 
   // 2 GiB blocks, one of them stored truncated to a single byte.
   store.set("/huge/attributes.json", encode({ dimensions: [2048, 1024, 1024], blockSize: [2048, 1024, 1024], dataType: "uint8", compression: { type: "raw" } }));
   store.set("/huge/0/0/0", Uint8Array.of(0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 7));
+  store.set("/huge_missing/attributes.json", encode({ dimensions: [5, 3, 2], blockSize: [2, 2 ** 31, 1], dataType: "uint32", compression: { type: "raw" } }));
 
-  test.each(VERSIONS)("zarrita %s", async (_v, zarr) => {
-    const n5 = withN5(store);
+  test.each(VERSIONS.flatMap(([v, zarr]) => [[v, "reversed", zarr], [v, "n5", zarr]]))("zarrita %s, axes %s", async (_v, axes, zarr) => {
+    const n5 = withN5(store, { axes });
+    const chunk = axes === "n5" ? "[2, 3]" : "[3, 2] (axes reversed)";
     for (const [name, , code, message] of cases) {
       const arr = await zarr.open(zarr.root(n5).resolve(name), { kind: "array" });
       let error;
@@ -164,30 +198,31 @@ describe("hostile N5: blocks and attributes, each refused with its message, the 
       const cause = error?.cause ?? error;
       expect(cause).toBeInstanceOf(ZarrCodecError);
       expect([name, cause.code]).toEqual([name, code]);
-      expect(cause.message).toBe(`n5_default: block /${name}/0/0: ${message}`);
+      expect(cause.message).toBe(`n5_default: block /${name}/0/0: ${message(chunk)}`);
     }
     for (const [name, , message] of attrsCases) {
       await expect(zarr.open(zarr.root(n5).resolve(name), { kind: "array" })).rejects.toThrow(`withN5: array /${name}: ${message}`);
     }
-    // A block too big to decode whole in wasm memory: refused when its codec
-    // is made, each time, with nothing allocated; the instance stays whole.
-    const huge = await zarr.open(zarr.root(n5).resolve("huge"), { kind: "array" });
+    // Blocks of 2 GiB, more than the codec reads: refused at open, each
+    // time, before zarrita could allocate a missing block's chunk whole
+    // (uint32 blocks of 2 x 2^31 have none stored: zarrita would fill 16 GiB).
     for (let i = 0; i < 50; i++) {
-      let error;
-      try {
-        await zarr.get(huge, [zarr.slice(0, 1), zarr.slice(0, 1), zarr.slice(0, 1)]);
-      } catch (e) {
-        error = e;
-      }
-      const cause = error?.cause ?? error;
-      expect(cause).toBeInstanceOf(ZarrCodecError);
-      expect(cause.code).toBe("SIZE_OVERFLOW");
-      expect(cause.message).toMatch(/^n5_default: uint8 chunk \[2048, 1024, 1024\] holds 2147483648 bytes; a block is decoded whole in wasm memory, so a chunk may hold 536870912 \(512 MiB\) at most$/);
+      await expectCodecRejection(
+        zarr.open(zarr.root(n5).resolve("huge"), { kind: "array" }),
+        "INVALID_METADATA",
+        "withN5: array /huge: blockSize [2048, 1024, 1024] of uint8 holds 2147483648 bytes; n5_default reads blocks of at most 536870912 (512 MiB)",
+      );
     }
+    await expectCodecRejection(
+      zarr.open(zarr.root(n5).resolve("huge_missing"), { kind: "array" }),
+      "INVALID_METADATA",
+      "withN5: array /huge_missing: blockSize [2, 2147483648, 1] of uint32 holds 17179869184 bytes; n5_default reads blocks of at most 536870912 (512 MiB)",
+    );
     const arr = await zarr.open(zarr.root(n5).resolve("good"), { kind: "array" });
-    // N5 order: the block's first dimension fastest; our view [4, 3] C order.
+    // N5 order: the block's first dimension fastest. Axes n5: [4, 3] in C
+    // order, element (x, y) = block x / 2 at x % 2 + 2 * y; reversed: [3, 4].
     const { data } = await readAll(zarr, arr);
-    expect(Array.from(data)).toEqual([1, 3, 5, 2, 4, 6, 7, 9, 11, 8, 10, 12]);
+    expect(Array.from(data)).toEqual(axes === "n5" ? [1, 3, 5, 2, 4, 6, 7, 9, 11, 8, 10, 12] : [1, 2, 7, 8, 3, 4, 9, 10, 5, 6, 11, 12]);
   });
 });
 
@@ -195,17 +230,23 @@ describe("writes: blocks zarr-python 2's N5Store reads back", () => {
   const copy = fixtureCopy(ROOT, "n5");
   const readBack = (path) =>
     JSON.parse(execFileSync("/usr/bin/python3", ["scripts/n5-read-back.py", copy.dir, path], { encoding: "utf8" }));
+  const PATHS = ["volumes/raw/raw", "volumes/raw/zstd_n5", "volumes/raw/blosc", "types/float64", "volumes/truncated/raw_3d", "types/int16"];
 
-  test.each(["volumes/raw/raw", "volumes/raw/zstd_n5", "volumes/raw/blosc", "types/float64", "volumes/truncated/raw_3d"])("%s", async (path) => {
-    const store = withN5(new FileSystemStore(copy.dir));
+  test.each(PATHS.flatMap((p) => [[p, "reversed"], [p, "n5"]]))("%s, axes %s", async (path, axes) => {
+    const store = withN5(new FileSystemStore(copy.dir), { axes });
     const arr = await zarr7.open(zarr7.root(store).resolve(path), { kind: "array" });
     const { data, shape } = await readAll(zarr7, arr);
     // Every value plus one (in its type), written whole, then read by zarr-python.
     const next = data.map((v) => (typeof v === "bigint" ? v + 1n : v + 1));
     await zarr7.set(arr, null, { data: next, shape, stride: shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1)) });
     const back = readBack(path);
-    expect(back.shape).toEqual(EXPECTED[path].dimensions);
-    expect(back.le_hex).toBe(hex(next));
+    if (axes === "n5") {
+      expect(back.shape).toEqual(EXPECTED[path].dimensions);
+      expect(back.le_hex).toBe(hex(next));
+    } else {
+      expect(back.numpy_shape).toEqual(EXPECTED[path].numpy_shape);
+      expect(back.numpy_le_hex).toBe(hex(next));
+    }
   });
 
   test("zarr.json is not written through withN5", async () => {
