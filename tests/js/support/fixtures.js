@@ -1,6 +1,6 @@
 // Loading the committed fixture stores (written by scripts/make-fixtures.py).
 import { afterAll, beforeAll } from "@jest/globals";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,4 +33,26 @@ export function fixtureCopy(path, prefix) {
     if (copy.dir) rmSync(copy.dir, { recursive: true, force: true });
   });
   return copy;
+}
+
+/**
+ * Arrays of the fixture folder `root` as a fresh in-memory store (a Map,
+ * "/name/c/0" -> bytes), for tests that write into them.
+ */
+export function fixtureInMemory(root, names) {
+  const store = new Map();
+  const walk = (dir, prefix) => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path, `${prefix}/${entry}`);
+      else store.set(`${prefix}/${entry}`, new Uint8Array(readFileSync(path)));
+    }
+  };
+  for (const name of names) walk(join(root, name), `/${name}`);
+  return store;
+}
+
+/** What an in-memory store holds, as hex: a write that was refused must leave it as it was. */
+export function snapshotOf(store) {
+  return new Map([...store].map(([k, v]) => [k, Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")]));
 }

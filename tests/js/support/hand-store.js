@@ -5,20 +5,11 @@
 // values are known, so a read can be checked against them directly.
 import { deflateSync, gzipSync } from "node:zlib";
 import { shard } from "./memory-store.js";
+import { cOrder } from "./read-compare.js";
 import { bytesOf, crc32c, packBitsEncodeReference, swapGroups } from "./reference.js";
 
 const encoder = new TextEncoder();
 
-/** C-order strides of a shape. */
-function strides(shape) {
-  const out = new Array(shape.length);
-  let step = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    out[i] = step;
-    step *= shape[i];
-  }
-  return out;
-}
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 
@@ -33,7 +24,7 @@ function chunkBytes(values, shape, chunkShape, coords, order, fill) {
   const stored = order.map((axis) => chunkShape[axis]);
   const n = product(chunkShape);
   const out = new Uint8Array(n * eb);
-  const arrayStride = strides(shape);
+  const arrayStride = cOrder(shape);
   const index = new Array(stored.length).fill(0);
   for (let e = 0; e < n; e++) {
     // index[j] runs over stored axis j = array axis order[j].
@@ -164,7 +155,7 @@ export function writeArray(store, path, a) {
  * integer or [start, stop, step] (already within bounds).
  */
 export function selectReference(values, shape, selection) {
-  const stride = strides(shape);
+  const stride = cOrder(shape);
   const axes = shape.map((n, i) => {
     const s = selection?.[i] ?? [0, n, 1];
     if (typeof s === "number") return [s];

@@ -6,12 +6,11 @@
 // byteStrings(), the base64 fills zarrita would take as text, missing
 // chunks, writes, and metadata refused for that array alone.
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import FileSystemStore from "@zarrita/storage/fs";
 import { byteStrings, ready, register, storedDataType, withDataTypes } from "../../../js/index.js";
 import { expectCodecError, expectCodecRejection } from "../support/expect-error.js";
-import { fixturePath } from "../support/fixtures.js";
+import { fixtureInMemory, fixturePath, snapshotOf } from "../support/fixtures.js";
 import { ZARRITAS } from "../support/zarritas.js";
 
 const V3 = fixturePath("v3-bytes.zarr");
@@ -29,20 +28,6 @@ beforeAll(async () => {
   for (const [, zarr] of ZARRITAS) register(zarr.registry);
 });
 
-/** A fixture store's arrays as a fresh in-memory store ("/name/c/0" -> bytes). */
-function memoryStore(root, names) {
-  const store = new Map();
-  const walk = (dir, prefix) => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path, `${prefix}/${entry}`);
-      else store.set(`${prefix}/${entry}`, new Uint8Array(readFileSync(path)));
-    }
-  };
-  for (const name of names) walk(join(root, name), `/${name}`);
-  return store;
-}
-const snapshot = (store) => new Map([...store].map(([k, v]) => [k, hex(v)]));
 
 const v3 = (over) => ({
   zarr_format: 3, node_type: "array", shape: [2], data_type: { name: "null_terminated_bytes", configuration: { length_bytes: 4 } },
@@ -148,7 +133,7 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
 
   describe("writes", () => {
     test("strings are written as their UTF-8 bytes, NUL-padded; the rest of the store stays", async () => {
-      const map = memoryStore(V3, ["labels_fill"]);
+      const map = fixtureInMemory(V3, ["labels_fill"]);
       const arr = await open(withDataTypes(map), "labels_fill");
       await zarr.set(arr, [0, zarr.slice(0, 2)], "é!");
       await zarr.set(arr, [1, 4], "end");
@@ -160,14 +145,14 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
     });
 
     test("a partial write into the missing chunk keeps the fill in the rest of it", async () => {
-      const map = memoryStore(V3, ["labels_fill"]);
+      const map = fixtureInMemory(V3, ["labels_fill"]);
       const arr = await open(withDataTypes(map), "labels_fill");
       await zarr.set(arr, [1, 2], "z");
       expect(hex(map.get("/labels_fill/c/1/1"))).toBe("7a000000" + "61620000");
     });
 
     test("any bytes are written exactly from a ByteStringArray chunk (NULs, bytes that are no UTF-8)", async () => {
-      const map = memoryStore(V3, ["labels_fill"]);
+      const map = fixtureInMemory(V3, ["labels_fill"]);
       const arr = await open(withDataTypes(map), "labels_fill");
       const source = await zarr.get(arr, [0, zarr.slice(0, 2)]);
       new Uint8Array(source.data.buffer, source.data.byteOffset, 8).set([0xff, 0, 0x80, 0, 0, 0, 0, 1]);
@@ -177,13 +162,13 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
     });
 
     test("a string longer than length_bytes is refused before anything is written", async () => {
-      const map = memoryStore(V3, ["labels_fill"]);
-      const before = snapshot(map);
+      const map = fixtureInMemory(V3, ["labels_fill"]);
+      const before = snapshotOf(map);
       const arr = await open(withDataTypes(map), "labels_fill");
       // zarrita's ByteStringArray refuses it (a RangeError) before any codec runs.
       await expect(zarr.set(arr, [0, 0], "abcde")).rejects.toMatchObject({ name: "RangeError" });
       await expect(zarr.set(arr, [0, zarr.slice(0, 2)], "abcdé")).rejects.toMatchObject({ name: "RangeError" });
-      expect(snapshot(map)).toEqual(before);
+      expect(snapshotOf(map)).toEqual(before);
     });
   });
 

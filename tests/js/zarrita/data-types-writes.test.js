@@ -4,10 +4,9 @@
 // against a nearest-value reference, not the kernels' arithmetic); values
 // the stored type cannot hold refused with the store left unchanged.
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { ready, register, withDataTypes } from "../../../js/index.js";
-import { fixturePath } from "../support/fixtures.js";
+import { fixtureInMemory, fixturePath, snapshotOf } from "../support/fixtures.js";
+import { cOrder } from "../support/read-compare.js";
 import { inCOrder } from "../support/presented.js";
 import { narrowReference, packBitsEncodeReference } from "../support/reference.js";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -19,22 +18,7 @@ beforeAll(async () => {
   for (const [, zarr] of ZARRITAS) register(zarr.registry);
 });
 
-/** The fixture's arrays as a fresh in-memory store ("/name/c/0" -> bytes). */
-function memoryStore(names) {
-  const store = new Map();
-  const walk = (dir, prefix) => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path, `${prefix}/${entry}`);
-      else store.set(`${prefix}/${entry}`, new Uint8Array(readFileSync(path)));
-    }
-  };
-  for (const name of names) walk(join(FIXTURE, name), `/${name}`);
-  return store;
-}
 
-const snapshot = (store) => new Map([...store].map(([k, v]) => [k, Buffer.from(v).toString("hex")]));
-const cOrder = (shape) => shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
 
 // zarrita 0.7 wraps a codec's error as the cause of its own; 0.5 and 0.6 do not.
 async function refusal(promise) {
@@ -53,22 +37,22 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
   const write = (arr, selection, data, shape) => zarr.set(arr, selection, { data, shape, stride: cOrder(shape) });
 
   test("int4 (packbits): a chunk written as the spec packs it; 9 refused, the store unchanged", async () => {
-    const store = memoryStore(["int4_packbits"]);
+    const store = fixtureInMemory(FIXTURE, ["int4_packbits"]);
     const arr = await open(store, "int4_packbits");
     const values = Int8Array.from({ length: 16 }, (_, i) => i - 8);
     await write(arr, [zarr.slice(0, 4), zarr.slice(0, 4)], values, [4, 4]);
     const want = packBitsEncodeReference({ containerBytes: 1, firstBit: 0, bits: 4 }, new Uint8Array(values.buffer));
     expect([...store.get("/int4_packbits/c/0/0")]).toEqual([...want]);
     expect([...inCOrder(await zarr.get(arr, [zarr.slice(0, 4), zarr.slice(0, 4)]))]).toEqual([...values]);
-    const before = snapshot(store);
+    const before = snapshotOf(store);
     const error = await refusal(write(arr, [zarr.slice(0, 1), zarr.slice(0, 2)], Int8Array.from([1, 9]), [1, 2]));
     expect(error.code).toBe("VALUE_OUT_OF_RANGE");
     expect(error.message).toBe("packbits: int4 shape [4, 4]: value 9 at index 1 is outside int4's range -8..7");
-    expect(snapshot(store)).toEqual(before);
+    expect(snapshotOf(store)).toEqual(before);
   });
 
   test("int4 (bytes) and uint2 (packbits): sign- and zero-extended bytes, exactly", async () => {
-    const store = memoryStore(["int4_bytes", "uint2_packbits"]);
+    const store = fixtureInMemory(FIXTURE, ["int4_bytes", "uint2_packbits"]);
     const int4 = await open(store, "int4_bytes");
     await write(int4, [zarr.slice(0, 4)], Int8Array.from([-8, -1, 0, 7]), [4]);
     expect([...store.get("/int4_bytes/c/0")]).toEqual([0xf8, 0xff, 0x00, 0x07]);
@@ -79,7 +63,7 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
   });
 
   test("float8_e4m3 widened: each value narrowed by the format's rules", async () => {
-    const store = memoryStore(["float8_e4m3"]);
+    const store = fixtureInMemory(FIXTURE, ["float8_e4m3"]);
     const arr = await open(store, "float8_e4m3");
     // Exact values, ties to even (248 is halfway to 256: infinity), rounding,
     // NaN, -0, overflow, the smallest subnormal and half of it.
@@ -93,7 +77,7 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
   });
 
   test("fnuz, e8m0, bfloat16 and float16 follow their own rules", async () => {
-    const store = memoryStore(["float8_e4m3fnuz", "float8_e8m0fnu", "bfloat16_be", "float16_le"]);
+    const store = fixtureInMemory(FIXTURE, ["float8_e4m3fnuz", "float8_e8m0fnu", "bfloat16_be", "float16_le"]);
     const fnuz = await open(store, "float8_e4m3fnuz");
     const fxs = [-0, 1e9, Infinity, NaN, 0.5, -240, 241, 250];
     await write(fnuz, [zarr.slice(0, 1), zarr.slice(0, 8)], Float32Array.from(fxs), [1, 8]);
@@ -118,16 +102,16 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
   });
 
   test("a value a format cannot hold is refused, naming floats: \"bits\"; the store unchanged", async () => {
-    const store = memoryStore(["float4_transpose", "float8_e8m0fnu"]);
+    const store = fixtureInMemory(FIXTURE, ["float4_transpose", "float8_e8m0fnu"]);
     const float4 = await open(store, "float4_transpose");
-    const before = snapshot(store);
+    const before = snapshotOf(store);
     let error = await refusal(write(float4, [zarr.slice(0, 1), zarr.slice(0, 2)], Float32Array.from([1, NaN]), [1, 2]));
     expect(error.code).toBe("VALUE_OUT_OF_RANGE");
     expect(error.message).toMatch(/^packbits: float4_e2m1fn shape \[2, 4\]: value NaN at index \d has no float4_e2m1fn code \(the format has no NaN or infinity\); to store such values, write the format's bit patterns instead \(withDataTypes option floats: "bits"\)$/);
     const e8m0 = await open(store, "float8_e8m0fnu");
     error = await refusal(write(e8m0, [zarr.slice(0, 1), zarr.slice(0, 1)], Float32Array.from([0]), [1, 1]));
     expect(error.message).toMatch(/value 0 at index 0 has no float8_e8m0fnu code \(the format holds only powers of two/);
-    expect(snapshot(store)).toEqual(before);
+    expect(snapshotOf(store)).toEqual(before);
     // With floats: "bits", bit patterns go in as they are.
     const bits = await open(store, "float4_transpose", { floats: "bits" });
     await write(bits, [zarr.slice(0, 2), zarr.slice(0, 4)], Uint8Array.from([15, 14, 13, 12, 11, 10, 9, 8]), [2, 4]);
@@ -137,7 +121,7 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
   });
 
   test("complex parts, datetimes and raw bytes, exactly; a partial write keeps the rest", async () => {
-    const store = memoryStore(["complex_float8_e4m3", "datetime64", "r16", "complex64_be"]);
+    const store = fixtureInMemory(FIXTURE, ["complex_float8_e4m3", "datetime64", "r16", "complex64_be"]);
     const complex = await open(store, "complex_float8_e4m3", { floats: "bits" });
     await write(complex, [zarr.slice(0, 2), null, null], Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]), [2, 2, 2]);
     expect([...store.get("/complex_float8_e4m3/c/0/0")]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);

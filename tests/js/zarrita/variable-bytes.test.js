@@ -7,12 +7,11 @@
 // missing chunks (filled on 0.7, refused where zarrita has no hook),
 // shards, hostile chunks, writes, and metadata refused for that array alone.
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import FileSystemStore from "@zarrita/storage/fs";
 import { ready, register, storedDataType, withDataTypes, ZarrCodecError } from "../../../js/index.js";
 import { expectCodecRejection } from "../support/expect-error.js";
-import { fixturePath } from "../support/fixtures.js";
+import { fixtureInMemory, fixturePath, snapshotOf } from "../support/fixtures.js";
 import { vlenBytesDecodeReference, vlenBytesEncodeReference } from "../support/vlen-bytes-reference.js";
 import { hasArrayExtensions, ZARRITAS } from "../support/zarritas.js";
 
@@ -30,19 +29,6 @@ beforeAll(async () => {
   for (const [, zarr] of ZARRITAS) register(zarr.registry);
 });
 
-function memoryStore(root, names) {
-  const store = new Map();
-  const walk = (dir, prefix) => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path, `${prefix}/${entry}`);
-      else store.set(`${prefix}/${entry}`, new Uint8Array(readFileSync(path)));
-    }
-  };
-  for (const name of names) walk(join(root, name), `/${name}`);
-  return store;
-}
-const snapshot = (store) => new Map([...store].map(([k, v]) => [k, hex(v)]));
 
 // zarrita 0.7 wraps a codec's error as the cause of its own; 0.5 and 0.6 do not.
 async function refusal(promise) {
@@ -126,7 +112,7 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
     });
 
     test("a hostile chunk is the package's error for that chunk; the others still read", async () => {
-      const map = memoryStore(V3, ["blobs_alias"]);
+      const map = fixtureInMemory(V3, ["blobs_alias"]);
       const good = map.get("/blobs_alias/c/0/0");
       map.set("/blobs_alias/c/0/0", good.subarray(0, good.length - 1));
       const arr = await open(withDataTypes(map), "blobs_alias");
@@ -161,7 +147,7 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
 
   describe("writes", () => {
     test("whole chunks encode exactly as numcodecs' VLenBytes wrote them, and read back", async () => {
-      const map = memoryStore(V3, ["blobs_alias"]);
+      const map = fixtureInMemory(V3, ["blobs_alias"]);
       const written = hex(map.get("/blobs_alias/c/0/0"));
       const arr = await open(withDataTypes(map), "blobs_alias");
       const row = await zarr.get(arr, [0, null]);
@@ -175,7 +161,7 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
     });
 
     test("a part of a chunk, through zstd: the rest of the chunk stays", async () => {
-      const map = memoryStore(V3, ["blobs"]);
+      const map = fixtureInMemory(V3, ["blobs"]);
       const arr = await open(withDataTypes(map), "blobs");
       await zarr.set(arr, [zarr.slice(1, 2)], { data: [text("one")], shape: [1], stride: [1] });
       const e = EXPECTED_V3.blobs;
@@ -183,23 +169,23 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
     });
 
     test("anything but a Uint8Array is refused and nothing is written", async () => {
-      const map = memoryStore(V3, ["blobs_alias"]);
-      const before = snapshot(map);
+      const map = fixtureInMemory(V3, ["blobs_alias"]);
+      const before = snapshotOf(map);
       const arr = await open(withDataTypes(map), "blobs_alias");
       const error = await refusal(zarr.set(arr, [0, null], { data: [text("a"), "b", text("c")], shape: [3], stride: [1] }));
       expect(error.code).toBe("INVALID_INPUT");
       expect(error.message).toBe('vlen-bytes: element 1 must be a Uint8Array, got "b"');
-      expect(snapshot(map)).toEqual(before);
+      expect(snapshotOf(map)).toEqual(before);
     });
 
     test("a write into the missing chunk: filled first on zarrita 0.7, refused before writing on 0.5 and 0.6", async () => {
-      const map = memoryStore(V3, ["blobs"]);
-      const before = snapshot(map);
+      const map = fixtureInMemory(V3, ["blobs"]);
+      const before = snapshotOf(map);
       const arr = await open(withDataTypes(map), "blobs");
       const write = zarr.set(arr, [zarr.slice(6, 7)], { data: [text("six")], shape: [1], stride: [1] });
       if (!fills) {
         await expectCodecRejection(write, "UNFILLABLE_CHUNK", /chunk \/blobs\/c\/2 of array \/blobs is missing/);
-        expect(snapshot(map)).toEqual(before);
+        expect(snapshotOf(map)).toEqual(before);
         return;
       }
       await write;
