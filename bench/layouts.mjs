@@ -243,6 +243,7 @@ export function presentedStringCases(record, size, { zarrita: ZarritaBytes }) {
   });
 }
 
+/**
  * An N5 uint16 block of side x side (raw): the n5_default codec, with the
  * page's axes (swap and transpose) and reversed (swap alone), against a
  * plain big-endian bytes decode of the same size and a tuned JS swap-and-
