@@ -35,7 +35,17 @@ async function loadCodec(names, configuration, meta) {
       const load = registry.get(name);
       if (typeof load !== "function") continue;
       const Codec = await load();
-      return { name, codec: Codec.fromConfig(configuration ?? {}, meta) };
+      // As zarrita builds it (a codec that refuses its configuration
+      // leaves the array to zarrita, which then says so).
+      let codec;
+      try {
+        codec = Codec.fromConfig(configuration, meta);
+      } catch {
+        return undefined;
+      }
+      // numcodecs.js's codecs name no kind: zarrita takes them as bytes ->
+      // bytes. Another kind in that place is zarrita's to make sense of.
+      return codec?.kind === undefined || codec.kind === "bytes_to_bytes" ? { name, codec } : undefined;
     }
   }
   return undefined;

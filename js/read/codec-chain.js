@@ -85,7 +85,12 @@ function v3Chain(doc, rank) {
 // compressor; read knows the ones it can decode itself.
 function v2Chain(zarray, rank) {
   const order = zarray.order === "F" ? permutation("F", rank) : null;
-  const filters = Array.isArray(zarray.filters) ? zarray.filters : [];
+  if (zarray.filters !== null && zarray.filters !== undefined && !Array.isArray(zarray.filters)) return { unsupported: "Zarr v2 filters that are no list" };
+  const compressor = zarray.compressor ?? null;
+  if (compressor !== null && !(isPlainObject(compressor) && typeof compressor.id === "string")) {
+    return { unsupported: "a Zarr v2 compressor that is no codec" };
+  }
+  const filters = zarray.filters ?? [];
   let arrayToBytes;
   if (filters.length === 1 && filters[0]?.id === STORED_CODEC) {
     const { id, ...configuration } = filters[0];
@@ -98,9 +103,9 @@ function v2Chain(zarray, rank) {
     arrayToBytes = { name: "bytes", configuration: { endian: "little" } };
   }
   const bytesToBytes = [];
-  if (isPlainObject(zarray.compressor)) {
-    const { id, ...configuration } = zarray.compressor;
-    bytesToBytes.push({ names: [`numcodecs.${id}`, String(id)], configuration });
+  if (compressor) {
+    const { id, ...configuration } = compressor;
+    bytesToBytes.push({ names: [`numcodecs.${id}`, id], configuration });
   }
   return { order, arrayToBytes, bytesToBytes, dataType: zarray.dtype, chunkShape: zarray.chunks, fillValue: zarray.fill_value, v2: true };
 }

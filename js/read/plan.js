@@ -4,6 +4,7 @@
 // parts along a trailing dimension where withDataTypes presented one), and
 // how a chunk is decoded: by read itself (chunk-decoder.js), or through
 // zarrita's getChunk, with the reason.
+import { fillElementOf } from "../data-types/missing-chunk.js";
 import { presentedOf } from "../data-types/with-data-types.js";
 import { N5_CONTAINER } from "../n5/with-n5.js";
 import { codecChain } from "./codec-chain.js";
@@ -28,17 +29,19 @@ function sameShape(a, b) {
   return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
+const bytesOfElement = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice();
+
 // One element of `Container` holding the fill, as zarrita fills missing
 // chunks (`data.fill(fillValue)`), where it can be had as bytes. BigInt
 // containers take an integral number too (zarrita 0.5 keeps a metadata
-// number as it is, and its own fill would throw).
-function fillBytes(Container, fillValue, parts) {
-  const one = new Container(parts ? parts.length : 1);
+// number as it is, and its own fill would throw); null is zero, as in
+// every other container.
+function fillBytes(Container, fillValue) {
+  const one = new Container(1);
   let value = fillValue;
   if ((one instanceof BigInt64Array || one instanceof BigUint64Array) && Number.isInteger(value)) value = BigInt(value);
-  if (parts) parts.forEach((v, i) => (one[i] = v));
-  else if (value !== null && value !== undefined) one.fill(value);
-  return new Uint8Array(one.buffer, one.byteOffset, one.byteLength).slice();
+  if (value !== null && value !== undefined) one.fill(value);
+  return bytesOfElement(one);
 }
 
 function containerFacts(Container) {
@@ -68,9 +71,11 @@ async function makePlan(arr, signal) {
     plan.viaZarrita = "a fill of byte values, which withDataTypes fills itself";
     return plan;
   }
-  const parts = presented?.fillParts;
   try {
-    plan.fill = fillBytes(Container, za.fillValue, parts);
+    // withDataTypes' own reading of the fill where it presented the array
+    // (one element's values: -0 and NaN payloads kept, which zarrita's
+    // consolidated layer rounds away), else zarrita's.
+    plan.fill = presented?.fillElement ? bytesOfElement(fillElementOf(presented)) : fillBytes(Container, za.fillValue);
   } catch {
     plan.viaZarrita = "the fill value is not one zarrita's container takes";
     return plan;
@@ -83,7 +88,7 @@ async function makePlan(arr, signal) {
     plan.viaZarrita = "an array extension overrides getChunk";
     return plan;
   }
-  if (parts && za.sharded) {
+  if (presented?.fillParts && za.sharded) {
     // withDataTypes checks such shards as zarrita reads their index.
     plan.viaZarrita = "a sharded array whose fill zarrita cannot express";
     return plan;

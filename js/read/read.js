@@ -179,7 +179,16 @@ async function placeValues(arr, plan, axes, shape, chunks, out, queue, signal) {
         signal?.throwIfAborted();
         const chunk = await plan.za.getChunk(c.coords, { signal });
         countRead("viaZarrita");
-        const get = typeof chunk.data.get === "function" ? (i) => chunk.data.get(i) : (i) => chunk.data[i];
+        const elements = product(plan.za.chunkShape);
+        if (!Array.isArray(chunk.data) || chunk.data.length !== elements) {
+          // zarr.get would copy such a chunk into the Array as if it were
+          // values (bytes, a buffer and offsets): nothing a user could mean.
+          throw new ZarrCodecError(
+            "INVALID_METADATA",
+            `${chunkWhere(arr, plan.za, c.coords)}: its codecs decoded it into ${describe(chunk.data)}, not the Array of ${elements} values its data type ${describe(arr.dtype)} needs`,
+          );
+        }
+        const get = (i) => chunk.data[i];
         const walk = (axis, src, dst) => {
           if (axis === axes.length) {
             out[dst] = get(src);

@@ -71,7 +71,7 @@ export function describe(module, elementBytes, base, bandBytes, axes) {
  */
 export function failure(module, where) {
   const { code, message } = module.readStatus();
-  return new ZarrCodecError(code, `${where()}: ${message}`);
+  return new ZarrCodecError(code, `${where()}: ${message.replace(/^read: /, "")}`);
 }
 
 /** A codec of ours (a CoreCodec) decodes `input` straight into its place. */

@@ -18,7 +18,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
-import { diagnostics, ready, register, withDataTypes, ZarrCodecError } from "../../../js/index.js";
+import { diagnostics, read, ready, register, withDataTypes, ZarrCodecError } from "../../../js/index.js";
+import { difference } from "../../js/support/read-compare.js";
 import { parseLossless } from "../../../js/json/lossless.js";
 import { stringify } from "../../../js/json/stringify.js";
 import { Random } from "./random.mjs";
@@ -153,6 +154,62 @@ function mutate(r, doc) {
 
 const UNREADABLE = Symbol("unreadable");
 
+// read() of every store zarr.get reads, held against zarr.get's values
+// (by index: read's results are C order), and of every store zarr.get
+// refuses, which read may read (it fills what zarrita 0.5 cannot) or
+// refuse, with the package's error or zarrita's.
+const READ_OUTCOMES = [
+  "read: as zarr.get", "read: refused as zarr.get", "read: read where zarr.get refused",
+  "read: refused a chunk of the wrong size, which zarr.get read",
+  "read: refused values decoded into another container, which zarr.get read",
+];
+
+// Where zarr.get refuses and read may read: zarrita 0.5 and 0.6 cannot fill
+// a chunk whose fill has parts (read fills it), nor an int64 chunk whose
+// fill is null (read fills zeros, as for every other type), and zarrita
+// throws on empty selections (read gives an empty output). Any other
+// refusal read must share, or it would be reading what no reader should.
+const ZARRITA_LIMITS = /Input contains an empty iterator|Cannot convert null to a BigInt/;
+function readMayRead(refusal) {
+  for (let e = refusal, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (e.code === "UNFILLABLE_CHUNK" || ZARRITA_LIMITS.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** read's outcome beside zarr.get's result (`theirs`) or error (`refused`). */
+async function readBeside(arr, selection, theirs, refused) {
+  let ours;
+  try {
+    ours = await read(arr, selection);
+  } catch (error) {
+    const kind = classify(error);
+    // zarrita's own bytes codec takes a chunk of any size (the rest of
+    // its container is whatever the bytes say): read refuses it.
+    if (!refused && kind === "package error" && error.code === "LENGTH_MISMATCH") return READ_OUTCOMES[3];
+    // A data type of JavaScript values (string) with a codec that decodes
+    // bytes: zarr.get copies the bytes in as values; read refuses it.
+    if (!refused && kind === "package error" && error.code === "INVALID_METADATA" && Array.isArray(theirs?.data)) return READ_OUTCOMES[4];
+    if (!refused || kind === "package TypeError or RangeError" || kind === "hang") {
+      throw new Error(`read: ${kind}${refused ? "" : " where zarr.get read"}: ${error?.stack ?? error}`);
+    }
+    return "read: refused as zarr.get";
+  }
+  if (!refused && arr.shape.length === 0) {
+    // A 0-d array: zarrita 0.5 and 0.6's zarr.get returns 0 without
+    // reading; its one chunk is the reference.
+    const { data } = await arr.getChunk([]);
+    theirs = typeof data.get === "function" ? data.get(0) : data[0];
+  }
+  if (refused) {
+    if (!readMayRead(refused)) throw new Error(`read: read where zarr.get refused with ${refused?.cause?.message ?? refused?.message}`);
+    return "read: read where zarr.get refused";
+  }
+  const diff = difference(ours, theirs);
+  if (diff) throw new Error(`read: differs from zarr.get: ${diff}`);
+  return "read: as zarr.get";
+}
+
 // The bytes of a TypedArray (or of zarrita's containers), as text.
 const hexOf = (d) => Buffer.from(d?.buffer ?? new Uint8Array(0), d?.byteOffset ?? 0, d?.byteLength ?? 0).toString("hex");
 
@@ -192,7 +249,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
   for (const z of zarritas) register(z.registry);
   const r = new Random(seed);
   const stores = SEEDS.map((name) => ({ name, files: loadStore(name) }));
-  const counts = Object.fromEntries([...OUTCOMES, "zarrita unhandled rejection"].map((o) => [o, 0]));
+  const counts = Object.fromEntries([...OUTCOMES, ...READ_OUTCOMES, "zarrita unhandled rejection"].map((o) => [o, 0]));
   for (const family of Object.keys(FAMILIES)) counts[`${family}: matched the reference`] = 0;
   // Legacy-structured warnings would flood the output.
   const warn = console.warn;
@@ -266,6 +323,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
       mutated.set(meta, new TextEncoder().encode(text));
     }
     let outcome;
+    let opened;
     try {
       const store = consolidatedKey === "/zarr.json" && z.withConsolidatedMetadata
         ? await z.withConsolidatedMetadata(withDataTypes(storeOf(mutated)), { format: "v3" })
@@ -275,7 +333,10 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
           const arr = await z.open(z.root(store).resolve(path), { kind: "array" });
           const extent = extentOf(arr);
           if (extent === "unreadable") return UNREADABLE;
-          const out = await z.get(arr, extent === "huge" ? arr.shape.map((d) => z.slice(0, Math.min(d, 2))) : null);
+          const selection = extent === "huge" ? arr.shape.map((d) => z.slice(0, Math.min(d, 2))) : null;
+          opened = { arr, selection };
+          const out = await z.get(arr, selection);
+          opened.theirs = out;
           return valuesOf(out.data);
         })(),
         5000,
@@ -285,8 +346,16 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
       if (outcome === "wrong value") text += `\nread ${values}\nseed ${seedValues.get(key)}`;
     } catch (error) {
       outcome = classify(error);
+      if (opened) opened.refused = error;
     }
     counts[outcome]++;
+    if (opened && outcome !== "hang") {
+      try {
+        counts[await withTimeout(readBeside(opened.arr, opened.selection, opened.theirs, opened.refused), 5000)]++;
+      } catch (error) {
+        throw new Error(`metadata fuzzer: ${error.message === "fuzz: timed out" ? "read hangs" : error.message.slice(0, 4000)} at run ${runs + 1} (seed ${seed}), ${key}, document:\n${text.slice(0, 2000)}`);
+      }
+    }
     runs++;
     if (unhandled) throw unhandled;
     const protoAfter = protoKeys();

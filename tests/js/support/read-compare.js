@@ -17,7 +17,12 @@ function sameElement(a, ai, b, bi) {
   }
   const va = typeof a.get === "function" ? a.get(ai) : a[ai];
   const vb = typeof b.get === "function" ? b.get(bi) : b[bi];
-  if (va instanceof Uint8Array && vb instanceof Uint8Array) return va.length === vb.length && va.every((v, i) => v === vb[i]);
+  // Values that are bytes (Uint8Array items; and the ArrayBuffers zarrita
+  // hands out where metadata names a codec that cannot make its values)
+  // are the same when their bytes are.
+  const bytesOf = (v) => (v instanceof ArrayBuffer ? new Uint8Array(v) : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : undefined);
+  const [x, y] = [bytesOf(va), bytesOf(vb)];
+  if (x && y) return x.length === y.length && x.every((v, i) => v === y[i]);
   return Object.is(va, vb);
 }
 
