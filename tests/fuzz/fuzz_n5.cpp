@@ -9,6 +9,7 @@
 
 #include "codecs/n5_block.h"
 #include "fuzz_input.h"
+#include "../native/n5_reference.h"
 
 using namespace zcw;
 using fuzz::check;
@@ -16,34 +17,6 @@ using fuzz::check;
 namespace {
 
 const char* const kTypes[] = {"uint8", "int16", "uint32", "float64", "int4"};
-
-std::vector<uint8_t> by_definition(N5Axes axes, const std::vector<uint64_t>& chunk,
-                                   const std::vector<uint64_t>& block, unsigned w,
-                                   const std::vector<uint8_t>& payload,
-                                   const std::vector<uint8_t>& fill) {
-  uint64_t n = 1;
-  for (uint64_t d : chunk) n *= d;
-  const size_t rank = chunk.size();
-  std::vector<uint8_t> out(n * w);
-  std::vector<uint64_t> idx(rank, 0);
-  for (uint64_t e = 0; e < n; ++e) {
-    uint64_t rem = e;
-    for (size_t k = rank; k-- > 0;) {
-      idx[k] = rem % chunk[k];
-      rem /= chunk[k];
-    }
-    bool inside = true;
-    uint64_t at = 0, step = 1;
-    for (size_t k = 0; k < rank; ++k) {
-      const uint64_t j = axes == N5Axes::kN5 ? idx[k] : idx[rank - 1 - k];
-      inside = inside && j < block[k];
-      at += j * step;
-      step *= block[k];
-    }
-    for (unsigned b = 0; b < w; ++b) out[e * w + b] = inside ? payload[at * w + (w - 1 - b)] : fill[b];
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -87,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!status[0].ok()) return 0;
   check(outs[1] == outs[0] && outs[2] == outs[0]);
-  check(outs[0] == by_definition(axes, chunk, block, w, payload, element_fill));
+  check(outs[0] == reference::n5_block_by_definition(axes, chunk, block, w, payload, element_fill));
   // The header's order is the chunk's (kN5) or its reverse: a whole chunk
   // encodes back to the payload it came from.
   const std::vector<uint64_t> header = axes == N5Axes::kN5 ? chunk : std::vector<uint64_t>(chunk.rbegin(), chunk.rend());

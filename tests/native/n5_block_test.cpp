@@ -10,6 +10,7 @@
 
 #include "codecs/n5_block.h"
 #include "kernels/transpose.h"
+#include "n5_reference.h"
 #include "test_support.h"
 
 namespace zcw {
@@ -20,40 +21,6 @@ using testing::random_bytes;
 using testing::scratch;
 using testing::VectorSink;
 
-// Element (i0, ..., in-1) of the chunk, C order, is N5 element j = (i0,
-// ..., in-1) (kN5) or (in-1, ..., i0) (kReversed); that is the block's
-// element at offset j0 + b0 * (j1 + b1 * (...)), big-endian, where j < the
-// block's shape b in every axis; else the fill. (The page's step 4: pad or
-// truncate to the chunk.)
-std::vector<uint8_t> decode_by_hand(N5Axes axes, const std::vector<uint64_t>& chunk,
-                                    const std::vector<uint64_t>& block, unsigned w,
-                                    const std::vector<uint8_t>& payload,
-                                    const std::vector<uint8_t>& fill) {
-  uint64_t n = 1;
-  for (uint64_t d : chunk) n *= d;
-  const size_t rank = chunk.size();
-  std::vector<uint8_t> out(n * w);
-  std::vector<uint64_t> idx(rank, 0);
-  for (uint64_t e = 0; e < n; ++e) {
-    uint64_t rem = e;
-    for (size_t k = rank; k-- > 0;) {
-      idx[k] = rem % chunk[k];
-      rem /= chunk[k];
-    }
-    bool inside = true;
-    uint64_t at = 0, step = 1;
-    for (size_t k = 0; k < rank; ++k) {
-      const uint64_t j = axes == N5Axes::kN5 ? idx[k] : idx[rank - 1 - k];
-      inside = inside && j < block[k];
-      at += j * step;
-      step *= block[k];
-    }
-    for (unsigned b = 0; b < w; ++b) {
-      out[e * w + b] = inside ? payload[at * w + (w - 1 - b)] : fill[b];
-    }
-  }
-  return out;
-}
 
 struct Case {
   const char* type;
@@ -70,7 +37,7 @@ void check_decodes(N5Axes axes, const std::vector<Case>& cases) {
     for (uint64_t d : c.chunk) chunk_n *= d;
     const std::vector<uint8_t> payload = random_bytes(block_n * c.width, 5);
     const std::vector<uint8_t> fill = random_bytes(c.width, 9);
-    const std::vector<uint8_t> want = decode_by_hand(axes, c.chunk, c.block, c.width, payload, fill);
+    const std::vector<uint8_t> want = reference::n5_block_by_definition(axes, c.chunk, c.block, c.width, payload, fill);
     const std::vector<uint64_t> header =
         axes == N5Axes::kN5 ? c.chunk : std::vector<uint64_t>(c.chunk.rbegin(), c.chunk.rend());
     for (Impl impl : implementations_under_test()) {

@@ -24,7 +24,7 @@ import { parseLossless } from "../../../js/json/lossless.js";
 import { stringify } from "../../../js/json/stringify.js";
 import { Random } from "./random.mjs";
 import { classify, OUTCOMES, protoKeys, withTimeout } from "./outcomes.mjs";
-import { FAMILIES, referenceCase, Unexpected } from "./reference-cases.mjs";
+import { FAMILIES, memoryStore, referenceCase, Unexpected } from "./reference-cases.mjs";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 const SEEDS = ["v3-data-types.zarr", "v3-records.zarr", "v2-data-types.zarr", "v2-records.zarr", "v2-big-endian.zarr", "v3-bytes.zarr", "v2-bytes.zarr"];
@@ -45,21 +45,6 @@ function loadStore(name) {
   };
   walk(root);
   return files;
-}
-
-// A store over `files` that hands out copies: zarrita 0.5 and 0.6 swap
-// big-endian bytes in place (their bytes codec, for types the package
-// leaves to them), which must not change the seed for later runs.
-function storeOf(files) {
-  return {
-    get: async (key) => files.get(key)?.slice(),
-    getRange: async (key, range) => {
-      const bytes = files.get(key);
-      if (!bytes) return undefined;
-      if (range.suffixLength !== undefined) return bytes.slice(bytes.length - range.suffixLength);
-      return bytes.slice(range.offset, range.offset + range.length);
-    },
-  };
 }
 
 // The arrays of a store: paths with a zarr.json of an array or a .zarray.
@@ -259,7 +244,7 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
   // The seed's values of each array, read once unmutated.
   const seedValues = new Map();
   const readValues = async (z, files, path) => {
-    const store = withDataTypes(storeOf(files));
+    const store = withDataTypes(memoryStore(files));
     const arr = await z.open(z.root(store).resolve(path), { kind: "array" });
     return valuesOf((await z.get(arr)).data);
   };
@@ -326,8 +311,8 @@ export async function fuzzMetadata({ seconds = 10, seed = 1, log = () => {} } = 
     let opened;
     try {
       const store = consolidatedKey === "/zarr.json" && z.withConsolidatedMetadata
-        ? await z.withConsolidatedMetadata(withDataTypes(storeOf(mutated)), { format: "v3" })
-        : withDataTypes(storeOf(mutated));
+        ? await z.withConsolidatedMetadata(withDataTypes(memoryStore(mutated)), { format: "v3" })
+        : withDataTypes(memoryStore(mutated));
       const values = await withTimeout(
         (async () => {
           const arr = await z.open(z.root(store).resolve(path), { kind: "array" });

@@ -22,8 +22,13 @@ import { crc32c } from "../../js/support/reference.js";
 
 const encoder = new TextEncoder();
 
-/** A writable in-memory store with getRange (sharding). */
-function memoryStore(files) {
+/**
+ * A writable in-memory store over `files` with getRange (sharding), handing
+ * out copies: zarrita 0.5 and 0.6 swap big-endian bytes in place (their
+ * bytes codec, for types the package leaves to them), which must not change
+ * the stored bytes for later reads or runs.
+ */
+export function memoryStore(files) {
   return {
     files,
     get: async (key) => files.get(key)?.slice(),
