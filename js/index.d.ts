@@ -509,7 +509,9 @@ export interface StructColumns {
  * a nested struct per field. An interface or a type literal alike, as the
  * constraint is on its own keys (no index signature needed).
  */
-export type StructFieldsOf<F> = { readonly [K in keyof F]: StructColumn | StructFieldsOf<F[K]> };
+export type StructFieldsOf<F> = { readonly [K in keyof F]: StructFieldOf<F[K]> };
+/** A column, or (an object of fields) a nested struct; a union of them, each. */
+type StructFieldOf<T> = T extends StructColumn ? StructColumn : T extends object ? StructFieldsOf<T> : StructColumn;
 
 /**
  * What zarr.get returns, for an array of any data type (zarrita 0.5, 0.6
