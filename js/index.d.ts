@@ -465,8 +465,29 @@ export function byteStrings(data: ZarritaByteStrings): Uint8Array[];
  */
 export function isPresented(array: { readonly store?: unknown; readonly path?: string | undefined }): boolean;
 
-/** One field of a struct array: its values as withDataTypes presents the field's type (strings: an Array of them). */
-export interface StructColumn extends Chunk<DecodedArray | ZarritaArray<boolean> | string[]> {}
+/**
+ * zarrita's BoolArray as a struct column holds it: its values are read
+ * with get(i). Indexing it gives undefined, at run time as here, so that
+ * `column.data[i]` type-checks on any column and says so.
+ */
+export interface BoolColumnValues extends ZarritaArray<boolean> {
+  readonly [index: number]: undefined;
+}
+
+/**
+ * The values of one field, as withDataTypes presents its type: a
+ * TypedArray (numbers, bigints, widened floats), an Array of strings, or
+ * zarrita's BoolArray. Narrow the union as any other: `Array.isArray(data)`
+ * (strings), `data instanceof Float32Array`, `"get" in data` (bools).
+ */
+export type ColumnValues = DecodedArray | string[] | BoolColumnValues;
+
+/**
+ * One field of a struct array: its values, shape and stride. `D` names the
+ * container where the field's type is known (StructColumn<Float32Array>
+ * for a float32 field, StructColumn<string[]> for fixed_length_utf32).
+ */
+export interface StructColumn<D extends ColumnValues = ColumnValues> extends Chunk<D> {}
 
 /**
  * The fields of a struct array by name: a column each, or for a nested
@@ -478,6 +499,32 @@ export interface StructFields {
   [field: string]: StructColumn | StructFields;
 }
 
+/** A flat record's fields: structFields' result where nothing more is said of it. */
+export interface StructColumns {
+  [field: string]: StructColumn;
+}
+
+/**
+ * What structFields may be told a struct array's fields are: a column or
+ * a nested struct per field. An interface or a type literal alike, as the
+ * constraint is on its own keys (no index signature needed).
+ */
+export type StructFieldsOf<F> = { readonly [K in keyof F]: StructFieldOf<F[K]> };
+/** A column, or (an object of fields) a nested struct; a union of them, each. */
+type StructFieldOf<T> = T extends StructColumn ? StructColumn : T extends object ? StructFieldsOf<T> : StructColumn;
+
+/**
+ * What zarr.get returns, for an array of any data type (zarrita 0.5, 0.6
+ * or 0.7): its `data` is the data type's container. structFields takes
+ * it for a struct array's bytes and refuses anything else
+ * (INVALID_INPUT).
+ */
+export interface ChunkLike {
+  readonly data: BufferBacked | readonly unknown[];
+  readonly shape: readonly number[];
+  readonly stride: readonly number[];
+}
+
 /**
  * Splits what zarr.get returned for a struct array opened through
  * withDataTypes (uint8 values with the record's bytes as the last
@@ -485,8 +532,22 @@ export interface StructFields {
  * children: int4 as Int8Array, narrow floats as Float32Array or bits per
  * the store's `floats`, complex and shaped fields with their trailing
  * dimensions, bools in zarrita's BoolArray, strings as an Array of strings.
+ *
+ * The fields come from the array's metadata, at run time; their type is
+ * what `F` says. Without it, a flat record's columns (StructColumns), each
+ * of ColumnValues, to narrow per use; where the schema is known, name it,
+ * and each field has its own container:
+ *
+ *     const { x, label } = structFields<{ x: StructColumn<Float32Array>; label: StructColumn<string[]> }>(result, arr);
+ *
+ * A nested struct's field is an object of fields: name it in `F`, or take
+ * StructFields (every field a column or a nested struct) and tell them
+ * apart by the data type.
  */
-export function structFields(result: Chunk<BufferBacked>, arr: { readonly store?: unknown; readonly path?: string | undefined }): StructFields;
+export function structFields<F extends StructFieldsOf<F> = StructColumns>(
+  result: ChunkLike,
+  arr: { readonly store?: unknown; readonly path?: string | undefined },
+): F;
 
 // ---- read ------------------------------------------------------------------
 

@@ -11,18 +11,17 @@
 // (support/runtime-shape.js) holds the declarations to what the package
 // exports and what its objects have, no more and no less.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
-import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runtimeShapeSource } from "./support/runtime-shape.js";
+import { inPairs, typeCheck } from "./support/typescript-project.js";
 
 jest.setTimeout(120000);
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CONSUMERS = join(ROOT, "tests", "js", "typescript");
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
 const BASE = {
   strict: true,
@@ -53,29 +52,6 @@ function filesFor({ lib, options }) {
   if (lib.includes("esnext")) files.push("consumer-esnext.ts");
   if (options?.types?.includes("node")) files.push("consumer-node.ts");
   return files;
-}
-
-/** Runs tsc -p on `config`; resolves to { status, output } (status 0: no errors). */
-function typeCheck(cwd, config) {
-  return new Promise((resolve) => {
-    execFile("node", [TSC, "-p", config], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
-      resolve({ status: error ? (error.code ?? 1) : 0, output: (stdout + stderr).trim() });
-    });
-  });
-}
-
-/** Runs the tasks two at a time (the machines this runs on have two cores). */
-async function inPairs(tasks) {
-  const results = new Array(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const i = next++;
-      results[i] = await tasks[i]();
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return results;
 }
 
 let project;

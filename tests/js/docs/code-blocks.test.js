@@ -17,9 +17,9 @@
 // strings unquoted at the top level, quoted inside objects), on one line.
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
@@ -27,6 +27,7 @@ import { register } from "../../../js/index.js";
 import { writeSampleStore } from "../../../examples/sample-store.mjs";
 import { serve } from "../../../scripts/serve.mjs";
 import { ROOT } from "../support/browser.js";
+import { allBlocks, RUN } from "../support/markdown-blocks.js";
 
 jest.setTimeout(120000);
 
@@ -38,50 +39,7 @@ const LOCAL_PLACEHOLDERS = {
   "/path/to/data.zarr": "data.zarr",
   "/path/to/container.n5": "container.n5",
 };
-const RUN = new Set(["js", "javascript", "mjs"]);
-const SKIP = /^<!-- docs-test: not run: (.+) -->$/;
-
-/** The Markdown files: the README and everything under docs/. */
-function markdownFiles() {
-  const out = [join(ROOT, "README.md")];
-  const walk = (dir) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".md")) out.push(path);
-    }
-  };
-  walk(join(ROOT, "docs"));
-  return out;
-}
-
-/** Fenced blocks of one file: { file, line, lang, code, skip }. */
-function codeBlocks(path) {
-  const lines = readFileSync(path, "utf8").split("\n");
-  const blocks = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)```(\S*)\s*$/.exec(lines[i]);
-    if (!open) continue;
-    const fence = open[1];
-    let j = i + 1;
-    while (j < lines.length && lines[j] !== `${fence}\`\`\``) j++;
-    if (j === lines.length) throw new Error(`${path}:${i + 1}: a code fence that never closes`);
-    let k = i - 1;
-    while (k >= 0 && lines[k].trim() === "") k--;
-    const marker = k >= 0 ? SKIP.exec(lines[k].trim()) : null;
-    blocks.push({
-      file: relative(ROOT, path),
-      line: i + 1,
-      lang: open[2].toLowerCase(),
-      code: lines.slice(i + 1, j).map((l) => l.slice(fence.length)).join("\n"),
-      skip: marker?.[1],
-    });
-    i = j;
-  }
-  return blocks;
-}
-
-const blocks = markdownFiles().flatMap(codeBlocks);
+const blocks = allBlocks(ROOT);
 const runnable = blocks.filter((b) => RUN.has(b.lang) && !b.skip);
 
 // ---- the served stores ---------------------------------------------------------

@@ -29,11 +29,14 @@ import {
   widenToFloat32,
   withDataTypes,
   withN5,
+  type BoolColumnValues,
   type BytesConfiguration,
   type Chunk,
+  type ChunkLike,
   type ChunkMeta,
   type CodecOptions,
   type CodecRegistry,
+  type ColumnValues,
   type DataTypeName,
   type DecodedArray,
   type Diagnostics,
@@ -49,7 +52,9 @@ import {
   type ResponseLike,
   type StoreLike,
   type StructColumn,
+  type StructColumns,
   type StructFields,
+  type StructFieldsOf,
   type V2Dtype,
   type WasmModule,
   type ZarritaByteStrings,
@@ -289,7 +294,18 @@ export function zarrita(store: MyStore, registry: Map<string, () => Promise<{ fr
   const fields: StructFields = structFields(result, array);
   const a = fields["a"] as StructColumn;
   const first: unknown = "get" in a.data ? a.data.get(0) : a.data[0];
-  return [String(stored), String(presented), String(v2), String(n5), String(plain), String(inN5Order), String(same.size), String(first), ...columns(fields)];
+  // The result's type: a flat record's columns unless told the schema.
+  const chunk: ChunkLike = result;
+  const flat: StructColumns = structFields(chunk, array);
+  const values: ColumnValues | undefined = flat["a"]?.data;
+  const bools: BoolColumnValues | undefined = values && "get" in values ? values : undefined;
+  const indexed: number | bigint | string | undefined = values?.[0];
+  type Schema = { a: StructColumn<Int32Array>; c: { d: StructColumn<BoolColumnValues> } };
+  const schema: StructFieldsOf<Schema> = structFields<Schema>(result, array);
+  const d: boolean = structFields<Schema>(result, array).c.d.data.get(0);
+  // @ts-expect-error a field is a column or a nested struct
+  structFields<{ a: Int32Array }>(result, array);
+  return [String(stored), String(presented), String(v2), String(n5), String(plain), String(inN5Order), String(same.size), String(first), String(bools), String(indexed), String(schema), String(d), ...columns(fields)];
 }
 
 // ---- widening ------------------------------------------------------------------
