@@ -158,14 +158,18 @@ export async function readCases(check, { quick, rounds }) {
       check(`zarrita LE ${c.label} ${name}`, plain.data, theirs.data);
       const size = ours.data.length;
       const into = new ours.data.constructor(size);
-      const setSrc = new ours.data.constructor(size);
+      // set() of the output's bytes (zarrita's BoolArray.set takes an index
+      // and one value, so its bytes are copied as a Uint8Array's).
+      const bytesOf = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+      const setDst = bytesOf(into);
+      const setSrc = bytesOf(new ours.data.constructor(size)).fill(1);
       const ms = await sideBySideAsync({
         read: () => read(arr, selection),
         into: () => read(arr, selection, { into }),
         get: () => zarr.get(arr, selection),
         zarritaLE: () => zarr.get(plainArr, selection),
         floor: async () => new ours.data.constructor(size).fill(1),
-        setFloor: async () => into.set(setSrc),
+        setFloor: async () => setDst.set(setSrc),
       }, rounds);
       out.push({ op: "read", label: c.label, region: name, shape: ours.shape, bytes: ours.data.byteLength, ms });
     }
