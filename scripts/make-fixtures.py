@@ -2,7 +2,8 @@
 """Writes the test fixtures with the real zarr-python 2 and numcodecs.
 
 Run with Debian's python3 after `apt-get install python3-zarr
-python3-numcodecs` (zarr 2.13.6, numcodecs 0.11.0 when these were made).
+python3-numcodecs` (zarr 2.13.6, numcodecs 0.11.0 when these were made);
+`make-fixtures.py v2-filters.zarr` writes that store alone.
 The stores are committed; this script is how they were made, not a test step.
 
 Each store has an `expected.json`: per array, its shape and the little-endian
@@ -190,7 +191,41 @@ def write_v2_data_types(name):
     (path / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
 
 
+def write_v2_filters(name):
+    """Dtypes withDataTypes presents, written with numcodecs' Shuffle filter
+    (zarr-python 2 reads them), and complex in order "F" with one axis
+    (the same bytes as "C"). Shuffle regroups by its own elementsize."""
+    from numcodecs import Shuffle, Zlib
+    path = HERE / name
+    shutil.rmtree(path, ignore_errors=True)
+    root = zarr.open_group(str(path), mode="w")
+    expected = {}
+    arrays = {
+        "c8_shuffle": (np.array([[1 + 2j, -0.0 - 3.5j, 1e30], [4j, 5, -6 - 6j]], dtype="<c8"), (1, 2), [Shuffle(elementsize=8)], None, "C"),
+        "c16_shuffle_zlib": (np.array([1 + 2j, -0.0 + np.inf * 1j, 7 - 7j], dtype=">c16"), (2,), [Shuffle(elementsize=16)], Zlib(level=1), "C"),
+        "f2_shuffle": (np.array([1.0, -0.0, 65504.0, np.inf, 0.5], dtype="<f2"), (3,), [Shuffle(elementsize=2)], None, "C"),
+        "i4_shuffle_zlib": (np.arange(-6, 6, dtype="<i4").reshape(3, 4) * 100003, (2, 3), [Shuffle(elementsize=4)], Zlib(level=1), "C"),
+        "c8_fortran_1d": (np.array([1 + 2j, 3 - 4j, -5j], dtype=">c8"), (2,), None, None, "F"),
+    }
+    for key, (values, chunks, filters, compressor, order) in arrays.items():
+        z = root.create_dataset(key, shape=values.shape, chunks=chunks, dtype=values.dtype,
+                                compressor=compressor, filters=filters, fill_value=0, order=order)
+        z[...] = values
+        back = z[...]
+        little = back.astype(back.dtype.newbyteorder("<"), copy=True)
+        expected[key] = {"dtype": values.dtype.str, "shape": list(values.shape),
+                         "little_endian_hex": little.tobytes(order="C").hex()}
+        if values.dtype.kind == "f" and values.dtype.itemsize == 2:
+            expected[key]["float32_hex"] = back.astype("<f4").tobytes().hex()
+    (path / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+
+
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["v2-filters.zarr"]:
+        write_v2_filters("v2-filters.zarr")
+        raise SystemExit
+    write_v2_filters("v2-filters.zarr")
     write_v2_data_types("v2-data-types.zarr")
     write_store("v2-big-endian.zarr", big_endian_arrays())
     write_store("v2-packbits.zarr", packbits_arrays())

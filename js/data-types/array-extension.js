@@ -17,8 +17,9 @@
 import { hasOwn } from "../errors.js";
 import { normalizePath } from "./catalog.js";
 import { delegate } from "./delegate.js";
-import { broadcastChunk, wholeChunk } from "./missing-chunk.js";
+import { broadcastBytes, broadcastChunk, wholeChunk } from "./missing-chunk.js";
 import { unfillable } from "./shard-index.js";
+import { withCodecContext } from "../zarrita/unknown-codec.js";
 
 /** An option of store requests the extension makes: it fills what is missing. */
 export const FILLS_MISSING = Symbol("zarr-codecs-wasm.fills missing chunks");
@@ -50,16 +51,29 @@ export function fillMissingChunks(array, catalog) {
   const path = normalizePath(String(array.path ?? ""));
   const p = catalog.get(path);
   if (p?.refused) throw p.refused;
-  const context = p ? contextOf(array) : undefined;
+  const context = contextOf(array);
+  const where = `withDataTypes: array ${path || "/"}`;
+  // zarrita's "Unknown codec" (at the first read) named with the array and
+  // what registers the codec.
+  const explained = (read) => async (...args) => {
+    try {
+      return await read(...args);
+    } catch (error) {
+      throw withCodecContext(error, "withDataTypes", path);
+    }
+  };
   // Not presented, a presentation whose fill zarrita writes right itself
   // (byte strings of a UTF-8 fill), or a zarrita whose context this does
   // not know: zarrita reads it, and the store refuses what it would fill
   // wrongly.
-  if (!p?.fillElement && !p?.objectFill) return array;
-  if (typeof context?.getChunkBytes !== "function" || typeof context.codec?.decode !== "function") return array;
-  const where = `withDataTypes: array ${path || "/"}`;
+  const fills = (p?.fillElement || p?.objectFill) && typeof context?.getChunkBytes === "function" && typeof context.codec?.decode === "function";
+  if (!fills) {
+    if (typeof array.getChunk !== "function") return array;
+    const getChunk = explained((...args) => array.getChunk(...args));
+    return delegate(array, { getChunk });
+  }
   return delegate(array, {
-    async getChunk(coords, options, opts) {
+    getChunk: explained(async (coords, options, opts) => {
       const marked = { ...(options !== null && typeof options === "object" ? options : {}), [FILLS_MISSING]: true };
       const bytes = await context.getChunkBytes(coords, marked);
       if (bytes !== undefined && bytes !== null) return context.codec.decode(bytes);
@@ -67,11 +81,12 @@ export function fillMissingChunks(array, catalog) {
       if (p.objectFill) {
         // Byte values: every element its own (variable-length bytes), or
         // none zarrita can hold (byte strings whose fill is no UTF-8).
+        if (p.objectFill.bytes && calledByGet(opts)) return broadcastBytes(p.objectFill.bytes, shape);
         if (p.objectFill.chunk) return p.objectFill.chunk({ ...p, chunkShape: shape });
         const key = typeof context.encodeChunkKey === "function" ? `${path}/${context.encodeChunkKey(coords)}` : `[${coords.join(", ")}]`;
         throw unfillable(`chunk ${key}`, path, "is missing", p.objectFill.shown, p.objectFill.why);
       }
       return calledByGet(opts) ? broadcastChunk(p, shape) : wholeChunk(where, p, shape);
-    },
+    }),
   });
 }

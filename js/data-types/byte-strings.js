@@ -20,8 +20,7 @@
 // every NUL, numpy keeps interior NULs and any byte.
 import { describe, invalidMetadata } from "../errors.js";
 import { parseDataType } from "../types/data-type.js";
-import { fillByteString, showBytes } from "./byte-fills.js";
-import { refuseFill } from "./float-codes.js";
+import { STORED_CODEC } from "./stored-codec.js";
 
 const V2_BYTE_STRING = /^[<>|]S(\d+)$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -36,15 +35,26 @@ export function v2ByteStringType(where, dtype) {
   return parseDataType(where, { name: "null_terminated_bytes", configuration: { length_bytes: Number(m[1]) } });
 }
 
-// The presented array -> bytes codec: bytes as zarrita reads "v2:S".
-function arrayToBytes(where, entry) {
+/**
+ * The conversion of byte strings' stored codec (byte-string-codec.js):
+ * the bytes as zarrita reads "v2:S", each chunk's length checked.
+ */
+export function byteStringConversion(dataType) {
+  return { codec: { name: "bytes" }, dataType, adapter: {}, dropTrailing: false, byteStrings: true };
+}
+
+// The presented array -> bytes codec: the stored codec, as zarrita reads
+// "v2:S" but with each chunk's length checked.
+const arrayToBytesOf = (dataType) => (where, entry, ticket) => {
   const { name } = entry;
-  if (name === "bytes" || name === "endian") return { name: "bytes" };
+  if (name === "bytes" || name === "endian") {
+    return { name: STORED_CODEC, configuration: { ticket: ticket(byteStringConversion(dataType), where) } };
+  }
   if (name === "packbits" || name === "vlen-bytes" || name === "vlen-utf8") {
     throw invalidMetadata(where, `null_terminated_bytes cannot be encoded by the ${describe(name)} codec (expected bytes)`);
   }
   return undefined;
-}
+};
 
 /**
  * @param {import("../types/data-type.js").DataType} dataType null_terminated_bytes
@@ -59,35 +69,6 @@ export function byteStringPresentation(dataType) {
     widen: false,
     codec: false,
     kind: "byte-string",
-    arrayToBytes,
+    arrayToBytes: arrayToBytesOf(dataType),
   };
-}
-
-/**
- * The presented fill: the string ByteStringArray.fill writes the fill's
- * bytes with, or where none does, "" with `objectFill` (missing chunks are
- * then refused, see with-data-types.js).
- * @param {string} where
- * @param {{dataType: {lengthBytes: number}}} p
- * @param {unknown} fill base64; null in Zarr v2 (no fill: zeros)
- * @param {{nullable?: boolean}} [options]
- */
-export function byteStringFill(where, p, fill, { nullable = false } = {}) {
-  const width = p.dataType.lengthBytes;
-  if (fill === null && nullable) return { value: "" };
-  const bytes = fillByteString(where, fill);
-  if (bytes.length > width) {
-    throw refuseFill(where, fill, `holds ${bytes.length} bytes, more than the ${width} of each element`);
-  }
-  try {
-    return { value: utf8.decode(bytes) };
-  } catch {
-    return {
-      value: "",
-      objectFill: {
-        shown: showBytes(bytes),
-        why: "zarrita fills a missing chunk with a string's UTF-8 bytes, and these bytes are no UTF-8, so the read is refused",
-      },
-    };
-  }
 }

@@ -20,6 +20,12 @@ export class ArrayCatalog {
   #arrays = new Map();
   /** path -> the stored data type of an array zarrita reads as it is */
   #native = new Map();
+  /** path -> { fillElement } of such an array, where its fill was read */
+  #nativeFills = new Map();
+  /** path -> the Zarr format (2, 3) of the metadata last read for it */
+  #formats = new Map();
+  /** paths of arrays whose shards hold their index at the start */
+  #indexAtStart = new Map();
   /** a conversion's key -> its ticket */
   #tickets = new Map();
 
@@ -40,6 +46,7 @@ export class ArrayCatalog {
       conversion.adapter,
       conversion.dropTrailing,
       Boolean(conversion.strings),
+      Boolean(conversion.byteStrings),
     ]);
     const ticket = issueTicket(conversion, this.#tickets.get(key));
     this.#tickets.set(key, ticket);
@@ -52,15 +59,58 @@ export class ArrayCatalog {
     this.#arrays.set(path, presented);
   }
 
-  /** An array zarrita reads as it is: only its stored type is kept (storedDataType). */
-  setNative(path, stored) {
+  /**
+   * An array zarrita reads as it is: its stored type is kept
+   * (storedDataType), and `fill` where its fill was read: a record like a
+   * presented array's (`native: true`) where zarrita cannot fill with it,
+   * so that its missing chunks are filled or refused as theirs are; else
+   * `{ fillElement }` for read.
+   */
+  setNative(path, stored, fill) {
+    if (fill?.native) {
+      this.#native.delete(path);
+      this.#arrays.set(path, fill);
+      return;
+    }
     this.#arrays.delete(path);
     this.#native.set(path, stored);
+    if (fill) this.#nativeFills.set(path, fill);
+    else this.#nativeFills.delete(path);
+  }
+
+  /** The Zarr format of the document zarrita opened for an array. */
+  setFormat(path, format) {
+    this.#formats.set(path, format);
+  }
+
+  getFormat(path) {
+    return this.#formats.get(normalizePath(String(path ?? "")));
+  }
+
+  /**
+   * Whether the array's shards hold their index at their start
+   * (sharding_indexed's index_location "start"), which zarrita reads from
+   * the end.
+   */
+  setIndexAtStart(path, atStart) {
+    if (atStart) this.#indexAtStart.set(path, true);
+    else this.#indexAtStart.delete(path);
+  }
+
+  /** Whether a chunk key is a shard of an array whose index is at the start. */
+  indexAtStart(key) {
+    return this.#indexAtStart.size > 0 && locateIn(this.#indexAtStart, key) !== undefined;
+  }
+
+  /** The fill an array zarrita reads as it is was read with, if any. */
+  getNativeFill(path) {
+    return this.#nativeFills.get(normalizePath(String(path ?? "")));
   }
 
   /** An array of a consolidated document whose metadata was refused. */
   refuse(path, error) {
     this.#native.delete(path);
+    this.#nativeFills.delete(path);
     this.#arrays.set(path, { refused: error });
   }
 
@@ -68,6 +118,7 @@ export class ArrayCatalog {
   forget(path) {
     this.#arrays.delete(path);
     this.#native.delete(path);
+    this.#nativeFills.delete(path);
   }
 
   /** What was recorded of a presented (or refused) array. */
@@ -88,15 +139,24 @@ export class ArrayCatalog {
    */
   locate(key) {
     if (this.#arrays.size === 0) return undefined;
-    // Every "/" from the right: "/a/b/c/0" tries "/a/b/c", "/a/b", "/a", ""
-    // (the root), then stops.
-    for (let end = key.lastIndexOf("/"); end >= 0; end = end > 0 ? key.lastIndexOf("/", end - 1) : -1) {
-      const path = key.slice(0, end);
-      const p = this.#arrays.get(path);
-      if (!p) continue;
-      const rest = key.slice(end + 1);
-      return METADATA_FILES.has(rest) ? undefined : { p, path, rest };
-    }
-    return undefined;
+    return locateIn(this.#arrays, key);
   }
+}
+
+/**
+ * The entry of `map` (by array path) a chunk key belongs to: its nearest
+ * ancestor path that is one, with the rest of the key; undefined for a
+ * metadata key or one of no such array.
+ */
+function locateIn(map, key) {
+  // Every "/" from the right: "/a/b/c/0" tries "/a/b/c", "/a/b", "/a", ""
+  // (the root), then stops.
+  for (let end = key.lastIndexOf("/"); end >= 0; end = end > 0 ? key.lastIndexOf("/", end - 1) : -1) {
+    const path = key.slice(0, end);
+    const p = map.get(path);
+    if (!p) continue;
+    const rest = key.slice(end + 1);
+    return METADATA_FILES.has(rest) ? undefined : { p, path, rest };
+  }
+  return undefined;
 }

@@ -1,164 +1,186 @@
-// Fill values, from the stored type's JSON form (the zarr-extensions page of
-// each type: numbers, "NaN", "Infinity", "-Infinity", hex codes, [re, im],
-// "NaT", raw bytes, a struct's object of field fills, legacy base64 record
-// bytes, strings) to what zarrita fills the presented array with.
+// A fill value as withDataTypes presents it to zarrita: parsed once into
+// the stored element's bytes (fills/stored-fill.js), then everything here
+// is derived from those bytes, by the same rules that present a stored
+// chunk: the presented element (its bytes, in the presented container:
+// int4 sign-extended to int8, float8 widened to float32 by the core's
+// kernels, a complex value's two components, a record's bytes, a string),
+// the JSON value zarrita's metadata gets, and whether zarrita's own fill
+// with that value would write the very same bytes. Where it would not (a
+// NaN's payload, complex or record parts that differ, byte values no JSON
+// gives zarrita), the fill is shown for messages and missing chunks are
+// filled by withDataTypes itself (its array extension, zarrita 0.7) or
+// refused (0.5, 0.6), never read as another value.
 import { BytesCodec } from "../codecs/bytes.js";
-import { parseDataType } from "../types/data-type.js";
-import { typeInfo } from "../types/type-info.js";
-import { fillBytes, INT64_EXPECTED, INT64_MIN, int64Of } from "./fill-bytes.js";
-import { asNumber, floatComponentCode, jsonFloat, nativeFloat, refuseFill, SPECIAL, valueOfCode } from "./float-codes.js";
-import { byteStringFill } from "./byte-strings.js";
-import { variableBytesFill } from "./variable-bytes.js";
+import { containerFor } from "../codecs/containers.js";
+import { stringsFromCodeUnits } from "../codecs/utf32-strings.js";
+import { showBytes } from "../fills/byte-fill.js";
+import { showFill } from "../fills/refusal.js";
+import { storedFill, variableBytesFill } from "../fills/stored-fill.js";
+import { filledVariableBytes } from "./variable-bytes.js";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
- * One presented component of the fill: what zarrita fills with.
- * @param {import("./presentation.js").Presentation} p
+ * @typedef {object} PresentedFill
+ * @property {unknown} value  the fill_value zarrita's metadata gets
+ * @property {Uint8Array | unknown[] | undefined} element  one presented
+ *   element: its bytes in the presented container, or for containers of
+ *   JavaScript values (strings) an Array of the one value
+ * @property {Uint8Array} [byteString]  a byte string's element: its bytes,
+ *   zero-padded, as zarrita's ByteStringArray holds them
+ * @property {string | undefined} beyondZarrita  the fill as messages show
+ *   it, where zarrita's own fill with `value` would read another value
+ * @property {{shown: string, why: string, chunk?: (p: object) => object, bytes?: Uint8Array} | undefined} objectFill
+ *   byte values zarrita cannot fill with at all: how messages show them,
+ *   why, where withDataTypes can, a missing chunk, and for read the
+ *   value's bytes (variable-length bytes)
  */
-function componentFill(where, p, fill) {
-  const t = typeInfo(p.component);
-  if (p.kind === "int") {
-    const bits = t.componentBits;
-    const [lo, hi] = t.typeClass === "signed" ? [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1] : [0, 2 ** bits - 1];
-    if (!Number.isInteger(fill) || fill < lo || fill > hi) {
-      throw refuseFill(where, fill, `is outside ${t.name}'s range ${lo}..${hi}`);
-    }
-    return fill;
-  }
-  if (p.kind === "float") {
-    const code = floatComponentCode(where, t, fill);
-    return p.widen ? jsonFloat(valueOfCode(t.name, code)) : code;
-  }
-  // A type zarrita reads (a complex type's float32 component, say).
-  if (p.presented === "float16" || p.presented === "float32" || p.presented === "float64") {
-    return nativeFloat(where, p.presented, fill);
-  }
-  // bool or an integer type in object form ({ "name": "int16" }): checked
-  // as the type's own fill, and given to zarrita as it is.
-  fillBytes(where, parseDataType(where, p.component), fill);
-  return fill;
-}
 
 /**
- * The refusal of a 64-bit integer fill past 2^53 that zarrita's
- * consolidated layer has rounded before withDataTypes saw it.
- */
-export function refuseRoundedFill(where, fill) {
-  return refuseFill(
-    where,
-    fill,
-    "lies beyond 2^53 and reached withDataTypes through zarrita's consolidated metadata, which rounds such numbers; compose " +
-      "withConsolidatedMetadata(withDataTypes(store)) instead, so the metadata is read first by withDataTypes",
-  );
-}
-
-/** A datetime fill as zarrita's metadata holds int64s: a decimal string. */
-function timeFill(where, fill, { rounded }) {
-  let n = int64Of(fill);
-  // -2^63 (NaT) is a double exactly; where zarrita's consolidated layer has
-  // rounded the text already, this is how NaT arrives.
-  if (n === undefined && fill === -(2 ** 63)) n = INT64_MIN;
-  else if (n === undefined && rounded && Number.isInteger(fill)) throw refuseRoundedFill(where, fill);
-  if (n === undefined) throw refuseFill(where, fill, INT64_EXPECTED);
-  return String(n);
-}
-
-// base64 -> bytes, strictly (atob accepts more than base64 does);
-// undefined for a fill that is no base64 string. `what` names the element
-// in the message ("a record").
-function fromBase64(where, fill, bytes, what) {
-  if (typeof fill !== "string" || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(fill)) {
-    return undefined;
-  }
-  const text = atob(fill);
-  if (text.length !== bytes) throw refuseFill(where, fill, `holds ${text.length} bytes in base64, but ${what} has ${bytes}`);
-  return Uint8Array.from(text, (c) => c.charCodeAt(0));
-}
-
-/**
- * Raw bytes' fill: the registry's array of byte values, or the base64 of
- * the bytes, as zarr-python 2 writes a void dtype's fill ("|V3": "AAAA").
- * Raw bytes are never swapped.
- */
-function rawFill(where, p, fill) {
-  return fromBase64(where, fill, p.dataType.bytes, "a value") ?? fillBytes(where, p.dataType, fill);
-}
-
-/** A record's fill as its presented bytes (every field little-endian). */
-function recordFill(where, p, fill, storedEndian) {
-  const type = p.dataType;
-  const stored = fromBase64(where, fill, type.bytes, "a record");
-  if (stored) {
-    // Legacy structured and Zarr v2: the packed bytes as stored.
-    const codec = new BytesCodec({ endian: storedEndian ?? "little" }, { dataType: type, shape: [1] });
-    try {
-      return codec.decode(stored).data.slice();
-    } finally {
-      codec.dispose();
-    }
-  }
-  return fillBytes(where, type, fill);
-}
-
-/** A presented fill value as the presented container holds it. */
-function containerValue(p, value) {
-  if (typeof value === "string" && SPECIAL.has(value)) return SPECIAL.get(value);
-  if (p.presented === "int64" || p.presented === "uint64") return BigInt(value);
-  return asNumber(value);
-}
-
-/**
- * The presented fill: `value` for zarrita's metadata; `element`, the
- * values of one presented element as its container holds them (one value,
- * or one per position of the trailing dimension); and where zarrita
- * cannot fill with one number (a complex fill whose parts differ, raw or
- * record bytes that differ), `parts`, the same values; for byte values
- * zarrita cannot fill with at all, `objectFill` (byte-strings.js,
- * variable-bytes.js).
  * @param {string} where
  * @param {import("./presentation.js").Presentation} p
- * @param {unknown} fill
- * @param {{nullable?: boolean, rounded?: boolean, storedEndian?: string}} [options]
- *   Zarr v2 allows null (no fill); `rounded`: the metadata came through
- *   zarrita's consolidated layer (numbers past 2^53 rounded);
- *   `storedEndian`: the bytes codec's, for record fills as stored bytes
- * @returns {{value: unknown, element?: unknown[], parts?: unknown[], objectFill?: object}}
+ * @param {unknown} fill the metadata's JSON value (exact: json/lossless.js)
+ * @param {import("../fills/stored-fill.js").FillOptions} [options]
+ * @returns {PresentedFill}
  */
-export function presentFill(where, p, fill, { nullable = false, rounded = false, storedEndian } = {}) {
-  if (p.kind === "byte-string") return byteStringFill(where, p, fill, { nullable });
-  if (p.kind === "variable-bytes") return variableBytesFill(where, fill, { v2: nullable });
+export function presentFill(where, p, fill, options = {}) {
+  if (p.kind === "variable-bytes") {
+    const bytes = variableBytesFill(where, fill, options);
+    return {
+      value: null,
+      element: undefined,
+      beyondZarrita: undefined,
+      objectFill: {
+        shown: showBytes(bytes),
+        why:
+          "this zarrita fills a missing chunk with the metadata's fill_value itself, which cannot be a Uint8Array, so the read is refused " +
+          "(zarrita >= 0.7 fills it, through withDataTypes' array extension)",
+        chunk: filledVariableBytes(bytes),
+        bytes,
+      },
+    };
+  }
+  const bytes = storedFill(where, p.dataType, fill, options);
+  if (fill === null && options.v2) {
+    // Zarr v2's "no fill": zarrita fills with null, which its typed arrays
+    // hold as 0 (BigInt ones refuse it: "0" says the same to every zarrita).
+    const shown = presentBytes(p, bytes);
+    const value = p.kind === "string" || p.kind === "byte-string" ? "" : p.presented === "int64" || p.presented === "uint64" ? "0" : null;
+    return { ...shown, value };
+  }
+  const shown = presentBytes(p, bytes);
+  if (shown.beyondZarrita !== undefined) shown.beyondZarrita = p.trailing ? showElement(p, shown.element) : showFill(fill);
+  return shown;
+}
+
+/**
+ * The presented fill of an array zarrita reads as it is (bool, the
+ * integers, float32, float64; float16 with Float16Array): its stored bytes
+ * are its presented bytes.
+ * @param {string} where
+ * @param {import("../types/data-type.js").DataType} type
+ * @param {unknown} fill
+ * @param {import("../fills/stored-fill.js").FillOptions} [options]
+ * @returns {PresentedFill}
+ */
+export function nativeFill(where, type, fill, options = {}) {
+  const name = type.info.name;
+  const p = { dataType: type, presented: name, kind: "zarrita", trailing: 0, widen: false };
+  return presentFill(where, p, fill, options);
+}
+
+// An element with a trailing dimension (complex parts, record or raw
+// bytes) as messages show it: its presented values.
+function showElement(p, element) {
+  const Container = containerFor(p.presented);
+  const values = Array.from(new Container(element.buffer, element.byteOffset, element.byteLength / Container.BYTES_PER_ELEMENT));
+  return `${JSON.stringify(values.map((v) => (Number.isNaN(v) ? "NaN" : typeof v === "bigint" ? String(v) : v)))} (one element along the trailing dimension)`;
+}
+
+// The presented element of stored bytes, and zarrita's view of it.
+function presentBytes(p, bytes) {
+  if (p.kind === "byte-string") return byteStringFill(bytes);
   if (p.kind === "string") {
-    // Zarr v2's null: what numpy's empty strings are. Trailing U+0000 is
-    // padding (the type's JSON form drops it): a missing chunk reads as a
-    // stored one does.
-    const text = fill === null && nullable ? "" : fill;
-    fillBytes(where, p.dataType, text); // checks it is a string that fits
-    const value = text.replace(/\0+$/, "");
-    return { value, element: [value] };
+    const units = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    const [text] = stringsFromCodeUnits(units, p.dataType.codePoints);
+    return { value: text, element: [text], beyondZarrita: undefined, objectFill: undefined };
   }
-  if (fill === null && nullable) {
-    // zarrita fills with null, which its typed arrays hold as 0.
-    return { value: null, element: Array.from({ length: p.trailing || 1 }, () => containerValue(p, 0)) };
+  const element = p.widen ? widened(p, bytes) : bytes;
+  const Container = containerFor(p.presented);
+  const values = Array.from(new Container(element.buffer, element.byteOffset, element.byteLength / Container.BYTES_PER_ELEMENT));
+  const value = jsonValue(p.presented, values[0]);
+  return { value, element, beyondZarrita: zarritaFills(p.presented, value, element) ? undefined : "", objectFill: undefined };
+}
+
+// A narrow float's components widened to float32 by the core, as a
+// stored chunk's are.
+function widened(p, bytes) {
+  const count = p.trailing || 1;
+  const codec = new BytesCodec({ endian: "little" }, { dataType: p.component, shape: [count] }, { floats: "float32" });
+  try {
+    const data = codec.decode(bytes).data;
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
+  } finally {
+    codec.dispose();
   }
-  if (p.kind === "time") {
-    const value = timeFill(where, fill, { rounded });
-    return { value, element: [BigInt(value)] };
+}
+
+/** One presented value as JSON metadata holds it, for zarrita to parse. */
+function jsonValue(presented, v) {
+  if (typeof v === "bigint") return String(v); // every zarrita: BigInt(fill_value)
+  if (presented === "bool") return v !== 0;
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "Infinity";
+  if (v === -Infinity) return "-Infinity";
+  return v;
+}
+
+/**
+ * Whether zarrita, given `value` as the metadata's fill_value, fills
+ * every value of an element with exactly `element`'s bytes: it reads the
+ * metadata with JSON.parse (a BigInt literal here is a number there),
+ * parses the special float strings and BigInt(value) for 64-bit integers,
+ * then calls its container's fill (which makes any other string a
+ * number, "0x3fc00000" 1069547520).
+ * @param {string} presented the data type zarrita sees
+ * @param {unknown} value
+ * @param {Uint8Array} element
+ */
+export function zarritaFills(presented, value, element) {
+  const Container = containerFor(presented);
+  let parsed = typeof value === "bigint" ? Number(value) : value;
+  try {
+    if (presented === "int64" || presented === "uint64") parsed = BigInt(parsed);
+    else if (parsed === "NaN" || parsed === "Infinity" || parsed === "-Infinity") parsed = Number(parsed);
+    else if (typeof parsed === "boolean") parsed = parsed ? 1 : 0;
+    const count = element.byteLength / Container.BYTES_PER_ELEMENT;
+    const filled = new Uint8Array(new Container(count).fill(parsed).buffer);
+    return filled.every((b, i) => b === element[i]);
+  } catch {
+    return false; // zarrita's fill throws
   }
-  if (p.trailing === 0) {
-    const value = componentFill(where, p, fill);
-    return { value, element: [containerValue(p, value)] };
+}
+
+// Byte strings: zarrita fills with the string whose UTF-8 is the fill's
+// bytes (its ByteStringArray.fill writes UTF-8, zero-padded); where the
+// bytes are no UTF-8, no string writes them, and missing chunks are
+// refused (UNFILLABLE_CHUNK) rather than read wrong.
+function byteStringFill(bytes) {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  const used = bytes.subarray(0, end);
+  try {
+    return { value: utf8.decode(used), element: undefined, byteString: bytes, beyondZarrita: undefined, objectFill: undefined };
+  } catch {
+    return {
+      value: "",
+      element: undefined,
+      byteString: bytes,
+      beyondZarrita: undefined,
+      objectFill: {
+        shown: showBytes(used),
+        why: "zarrita fills a missing chunk with a string's UTF-8 bytes, and these bytes are no UTF-8, so the read is refused",
+      },
+    };
   }
-  let parts;
-  if (p.kind === "record") {
-    parts = Array.from(recordFill(where, p, fill, storedEndian));
-  } else if (p.kind === "raw") {
-    parts = Array.from(rawFill(where, p, fill));
-  } else {
-    if (!Array.isArray(fill) || fill.length !== 2) {
-      throw refuseFill(where, fill, "must be [real, imaginary]");
-    }
-    parts = fill.map((part) => componentFill(where, p, part));
-  }
-  const element = parts.map((v) => containerValue(p, v));
-  if (element.every((v) => Object.is(v, element[0]))) return { value: parts[0], element };
-  return { value: parts[0], element, parts: element };
 }

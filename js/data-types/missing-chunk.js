@@ -21,12 +21,15 @@ function containerOf(p) {
 
 /**
  * One element of the fill in its presented container (a TypedArray of
- * the trailing dimension's values, or of one value; an Array of one
- * string).
+ * the trailing dimension's values, or of one value, made from the
+ * element's bytes: a NaN's payload kept; an Array of one string).
  * @param {import("./present-v3.js").Presented} p
  */
 export function fillElementOf(p) {
-  return containerOf(p).from(p.fillElement);
+  const Container = containerOf(p);
+  if (Container === Array) return Array.from(p.fillElement);
+  const bytes = p.fillElement.slice();
+  return new Container(bytes.buffer, 0, bytes.byteLength / Container.BYTES_PER_ELEMENT);
 }
 
 /**
@@ -37,6 +40,22 @@ export function broadcastChunk(p, shape) {
   const stride = shape.map(() => 0);
   if (p.trailing) stride[stride.length - 1] = 1;
   return { data: fillElementOf(p), shape, stride };
+}
+
+/**
+ * A missing chunk of variable-length bytes as the fill broadcast over
+ * `shape`: zarr.get reads each element through the one index (stride 0),
+ * and each read gets its own copy of the bytes, as each element of a
+ * decoded chunk is its own view: no memory in proportion to the chunk.
+ * @param {Uint8Array} bytes
+ */
+export function broadcastBytes(bytes, shape) {
+  const data = new Proxy([bytes], {
+    get(target, key, receiver) {
+      return key === "0" ? bytes.slice() : Reflect.get(target, key, receiver);
+    },
+  });
+  return { data, shape, stride: shape.map(() => 0) };
 }
 
 /**

@@ -14,9 +14,9 @@
 // chains itself, so where the bytes need converting the stored codec goes
 // in as the last filter, and the dtype zarrita sees needs no bytes codec of
 // its own.
-import { describe, invalidMetadata, prefix } from "../errors.js";
+import { describe, invalidMetadata, isPlainObject, prefix } from "../errors.js";
 import { parseV2Scalar, parseV2Structured } from "../types/v2-dtype.js";
-import { v2ByteStringType } from "./byte-strings.js";
+import { byteStringConversion, v2ByteStringType } from "./byte-strings.js";
 import { presentFill } from "./fill-value.js";
 import { isV2VariableBytes, variableBytesPresentation } from "./variable-bytes.js";
 import { requireRegistration } from "../zarrita/registration.js";
@@ -69,18 +69,25 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
   }
   const filters = zarray.filters ?? [];
   if (!Array.isArray(filters)) throw invalidMetadata(where, `filters must be an array or null, got ${describe(filters)}`);
-  if (p.trailing && zarray.order === "F") {
-    // zarrita would transpose the trailing dimension with the array.
-    throw invalidMetadata(where, `dtype ${describe(zarray.dtype)} in Fortran order cannot be presented (its trailing dimension would be transposed with the array); only order "C" is supported`);
+  // zarrita would transpose the trailing dimension with the array. With
+  // at most one axis, orders "F" and "C" are the same bytes.
+  const fortran = zarray.order === "F" && zarray.shape.length > 1;
+  if (p.trailing && fortran) {
+    throw invalidMetadata(where, `dtype ${describe(zarray.dtype)} in Fortran order cannot be presented for an array of ${zarray.shape.length} dimensions (its trailing dimension would be transposed with the array); only order "C" is supported, or "F" with at most one dimension`);
   }
   // Byte strings are presented as stored, and variable-length bytes' filter
   // is their codec: filters run on the stored values.
-  if (p.kind !== "time" && p.kind !== "byte-string" && p.kind !== "variable-bytes" && filters.length) {
+  // numcodecs' Shuffle regroups the stored bytes by its own element size:
+  // it runs on the stored values whatever is presented (after the stored
+  // codec, as a bytes -> bytes codec).
+  const shuffles = filters.filter((f) => isPlainObject(f) && f.id === "shuffle");
+  if (p.kind !== "time" && p.kind !== "byte-string" && p.kind !== "variable-bytes" && filters.length > shuffles.length) {
     const ids = filters.map((f) => (typeof f?.id === "string" ? JSON.stringify(prefix(f.id, 64)) : describe(f?.id)));
     throw invalidMetadata(where, `filters [${ids.join(",")}] would run on the presented ${p.presented} values rather than the stored ones; withDataTypes cannot present this array`);
   }
-  const fill = presentFill(where, p, zarray.fill_value, { nullable: true, rounded });
+  const fill = presentFill(where, p, zarray.fill_value, { v2: true, rounded });
   const doc = { ...zarray, fill_value: fill.value };
+  if (p.trailing && zarray.order === "F") doc.order = "C";
   const chunks = withTrailing(where, "chunks", zarray.chunks, p.trailing);
   if (p.codec) {
     // The stored codec decodes the stored bytes (either byte order, or each
@@ -94,11 +101,16 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
       strings: p.kind === "string",
     };
     codecFor(conversion, chunks).dispose();
-    doc.filters = [{ id: STORED_CODEC, ticket: ticket(conversion, where) }];
+    doc.filters = [{ id: STORED_CODEC, ticket: ticket(conversion, where) }, ...shuffles];
     doc.dtype = p.kind === "record" ? "|u1" : p.kind === "string" ? "|O" : "<f4";
   } else if (p.kind === "raw") {
     doc.dtype = "|u1";
-  } else if (p.kind === "byte-string" || p.kind === "variable-bytes") {
+  } else if (p.kind === "byte-string") {
+    // zarrita reads the dtype as it is, through the stored codec as the
+    // last filter, which checks each chunk's length (byte-string-codec.js).
+    const conversion = byteStringConversion(dataType);
+    doc.filters = [...filters, { id: STORED_CODEC, ticket: ticket(conversion, where) }];
+  } else if (p.kind === "variable-bytes") {
     // zarrita reads the dtype as it is.
   } else {
     doc.dtype = `${order}${V2_NAMES.get(p.presented)}`;
@@ -117,8 +129,9 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
       encoding: { name: "v2", separator },
       rank: zarray.shape.length + (p.trailing ? 1 : 0),
       presented: p.presented,
-      fillParts: fill.parts,
+      fillBeyondZarrita: fill.beyondZarrita,
       fillElement: fill.element,
+      fillByteString: fill.byteString,
       objectFill: fill.objectFill,
       chunkShape: doc.chunks,
     },

@@ -79,7 +79,7 @@ function presentChain(where, chain, p, rank, chunkShape, ticket, out = { codecs:
     const name = isPlainObject(entry) ? entry.name : undefined;
     if (typeof name !== "string") throw invalidMetadata(where, `a codec must be an object with a name, got ${describe(entry)}`);
     // Types whose array -> bytes codec zarrita runs say what it becomes.
-    const own = arrayToBytes ? undefined : p.arrayToBytes?.(where, entry);
+    const own = arrayToBytes ? undefined : p.arrayToBytes?.(where, entry, ticket);
     if (arrayToBytes) {
       out.codecs.push(entry);
     } else if (own) {
@@ -137,10 +137,14 @@ function storedEndianOf(chain) {
  * @property {{name: string, separator: string}} encoding  chunk keys
  * @property {number} rank             the presented rank
  * @property {string} presented        the presented data type
- * @property {unknown[] | undefined} fillParts  an element's values where
- *   zarrita cannot fill with one number
- * @property {unknown[]} fillElement  the fill: one presented element's
- *   values, as its container holds them (missing-chunk.js)
+ * @property {string | undefined} fillBeyondZarrita  the fill as messages
+ *   show it, where zarrita's own fill would read another value (parts
+ *   that differ, a NaN's payload): withDataTypes fills such chunks itself
+ * @property {Uint8Array | unknown[] | undefined} fillElement  the fill: one
+ *   presented element's bytes, or for containers of JavaScript values an
+ *   Array of the one value (missing-chunk.js)
+ * @property {Uint8Array | undefined} fillByteString  a byte string's fill
+ *   element as zarrita's ByteStringArray holds it (read fills with it)
  * @property {{shown: string, why: string, chunk?: (p: Presented) => object} | undefined} objectFill
  *   where zarrita cannot fill with the fill at all (byte values): how
  *   messages show it, why zarrita cannot, and where the array extension
@@ -186,7 +190,7 @@ export function presentV3(path, doc, { floats, rounded, ticket }) {
   const fill = presentFill(where, p, doc.fill_value, { rounded, storedEndian: storedEndianOf(doc.codecs) });
   const chain = presentChain(where, doc.codecs, p, rank, presentedChunks, ticket);
   let shardIndex;
-  if ((fill.parts || fill.objectFill) && chain.sharding) {
+  if ((fill.beyondZarrita !== undefined || fill.objectFill) && chain.sharding) {
     // zarrita fills a shard's missing inner chunks with one value: without
     // the array extension (0.5, 0.6) such a shard is refused when read
     // (shard-index.js), the others read.
@@ -214,8 +218,9 @@ export function presentV3(path, doc, { floats, rounded, ticket }) {
       encoding: { name: encodingName, separator },
       rank: rank + (p.trailing ? 1 : 0),
       presented: p.presented,
-      fillParts: fill.parts,
+      fillBeyondZarrita: fill.beyondZarrita,
       fillElement: fill.element,
+      fillByteString: fill.byteString,
       objectFill: fill.objectFill,
       chunkShape: presentedChunks,
       shardIndex,

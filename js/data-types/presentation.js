@@ -3,7 +3,7 @@
 // `floats` option and what the runtime has.
 import { parseDataType } from "../types/data-type.js";
 import { isVariableLengthBytes } from "../types/variable-length-bytes.js";
-import { componentName } from "./fill-bytes.js";
+import { componentName } from "../fills/stored-fill.js";
 import { typeInfo } from "../types/type-info.js";
 import { byteStringPresentation } from "./byte-strings.js";
 import { variableBytesPresentation } from "./variable-bytes.js";

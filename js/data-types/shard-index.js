@@ -1,5 +1,5 @@
 // Shards of an array whose fill zarrita cannot express (a complex fill whose
-// parts differ, record bytes that differ), read by a zarrita without array
+// parts differ, record bytes that differ, a NaN's payload), read by a zarrita without array
 // extensions (0.5, 0.6): it fills a missing inner chunk with one number,
 // which would read a wrong value. withDataTypes reads each shard's index as
 // zarrita fetches it and refuses a shard that misses an inner chunk
@@ -54,32 +54,29 @@ export function isIndexRequest(index, range) {
 
 /**
  * UNFILLABLE_CHUNK: `subject` ("chunk c/0", "shard c/0") of the array at
- * `path` `what` ("is missing"), where an element's fill is several numbers
- * (`fill`, fillParts) and zarrita fills with one, or is shown by `fill`
- * (a string: byte values zarrita cannot fill with); `why` ends the message.
+ * `path` `what` ("is missing"), so it reads as the fill `shown` (as the
+ * metadata gives it, or byte values), which zarrita cannot fill with;
+ * `why` ends the message.
  */
-export function unfillable(subject, path, what, fill, why) {
-  const shown =
-    typeof fill === "string"
-      ? fill
-      : `${JSON.stringify(fill.map((v) => (Number.isNaN(v) ? "NaN" : v)))} (one element along the trailing dimension)`;
+export function unfillable(subject, path, what, shown, why) {
   return new ZarrCodecError("UNFILLABLE_CHUNK", `withDataTypes: ${subject} of array ${path || "/"} ${what}, so it reads as the fill value ${shown}; ${why}`);
 }
 
 /**
  * Refuses a shard (`bytes` its index, undefined where the shard is
- * missing) that misses an inner chunk; `fill` as unfillable() takes it.
+ * missing) that misses an inner chunk. `shown` is the fill; `bytesFill`:
+ * it is byte values, which zarrita fills with as the metadata's text.
  */
-export function checkShardIndex(index, bytes, key, path, fill) {
-  const how = typeof fill === "string" ? "with the metadata's fill_value itself" : "with one number";
+export function checkShardIndex(index, bytes, key, path, shown, bytesFill) {
+  const how = bytesFill ? "with the metadata's fill_value itself" : "with one number";
   const why = (what) =>
     unfillable(
       `shard ${key}`,
       path,
       what,
-      fill,
+      shown,
       `this zarrita fills a missing inner chunk ${how}, which would read a wrong value, so the read is refused` +
-        (typeof fill === "string" ? "" : " (zarrita >= 0.7 reads it, through withDataTypes' array extension)"),
+        (bytesFill ? "" : " (zarrita >= 0.7 reads it, through withDataTypes' array extension)"),
     );
   if (bytes === undefined) throw why("is missing");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

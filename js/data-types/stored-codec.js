@@ -19,6 +19,7 @@
 import { BytesCodec } from "../codecs/bytes.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { ByteStringCodec } from "./byte-string-codec.js";
 import { StringCodec } from "./string-codec.js";
 
 export const STORED_CODEC = "zarr-codecs-wasm.stored";
@@ -43,6 +44,8 @@ export function isStoredCodecName(name) {
  *   without its trailing dimension (records, raw bytes)
  * @property {boolean} [strings]  fixed_length_utf32 presented as an Array
  *   of JavaScript strings (string-codec.js)
+ * @property {boolean} [byteStrings]  byte strings presented as zarrita's,
+ *   each chunk's length checked (byte-string-codec.js)
  */
 
 /** ticket -> Conversion, for every presented array of every live store. */
@@ -71,6 +74,7 @@ export function revokeTickets(tickets) {
 
 /** Builds the codec a conversion names for a chunk of `shape`. */
 export function codecFor(conversion, shape, adapter = {}) {
+  if (conversion.byteStrings) return new ByteStringCodec(conversion.dataType.lengthBytes, shape, adapter);
   const Codec = CODECS.get(conversion.codec.name);
   const meta = { dataType: conversion.dataType, shape: conversion.dropTrailing ? shape.slice(0, -1) : shape };
   if (conversion.strings) {
@@ -91,7 +95,7 @@ function refused(configuration) {
 
 /**
  * The codec class zarrita sees under STORED_CODEC, with zarrita's
- * containers (adapter: wrapBool, wrapStrings).
+ * containers (adapter: wrapBool, wrapStrings, wrapByteStrings).
  */
 export function storedCodec(adapter) {
   return {

@@ -13,11 +13,10 @@
 // own view of the fill's bytes, and refused where zarrita gives no hook
 // (0.5, 0.6) or inside shards (UNFILLABLE_CHUNK). The presented fill_value
 // is null, which no element can be mistaken for.
-import { describe, invalidMetadata, isPlainObject } from "../errors.js";
+import { describe, invalidMetadata, isPlainObject, ZarrCodecError } from "../errors.js";
 import { allocate, cOrderStrides } from "../codecs/chunk.js";
 import { VARIABLE_LENGTH_BYTES } from "../types/variable-length-bytes.js";
 import { requireRegistration } from "../zarrita/registration.js";
-import { fillByteString, showBytes } from "./byte-fills.js";
 
 // The presented array -> bytes codec: vlen-bytes, as it is.
 function arrayToBytes(where, entry) {
@@ -54,38 +53,25 @@ export function isV2VariableBytes(dtype, filters) {
   return dtype === "|O" && Array.isArray(filters) && filters.some((f) => isPlainObject(f) && f.id === "vlen-bytes");
 }
 
-// A missing chunk: every element its own view of the fill's bytes, in one
-// buffer (as decoded chunks are: codecs/vlen-bytes.js).
-function filledChunk(fill) {
+/**
+ * A missing chunk's maker: every element its own view of the fill's
+ * bytes, in one buffer (as decoded chunks are: codecs/vlen-bytes.js).
+ * @param {Uint8Array} fill
+ */
+export function filledVariableBytes(fill) {
   return (p) => {
     const size = p.chunkShape.reduce((a, b) => a * b, 1);
     const bytes = allocate("withDataTypes", Uint8Array, size * fill.length);
-    const items = new Array(size);
+    let items;
+    try {
+      items = new Array(size);
+    } catch (cause) {
+      throw new ZarrCodecError("OUT_OF_MEMORY", `withDataTypes: cannot allocate an Array of ${size} values for a missing chunk`, { cause });
+    }
     for (let i = 0; i < size; i++) {
       bytes.set(fill, i * fill.length);
       items[i] = new Uint8Array(bytes.buffer, i * fill.length, fill.length);
     }
     return { data: items, shape: p.chunkShape, stride: cOrderStrides(p.chunkShape) };
-  };
-}
-
-/**
- * The presented fill (null) and how missing chunks are filled.
- * @param {string} where
- * @param {unknown} fill v3: base64 or an array of byte values; Zarr v2
- *   (`v2`): also 0 and null, which read as empty bytes (numcodecs'
- *   VLenBytes writes 0 and None as b"", and zarr-python 2 writes fill 0)
- */
-export function variableBytesFill(where, fill, { v2 = false } = {}) {
-  const bytes = v2 && (fill === 0 || fill === null) ? new Uint8Array(0) : fillByteString(where, fill, { arrays: !v2 });
-  return {
-    value: null,
-    objectFill: {
-      shown: showBytes(bytes),
-      why:
-        "this zarrita fills a missing chunk with the metadata's fill_value itself, which cannot be a Uint8Array, so the read is refused " +
-        "(zarrita >= 0.7 fills it, through withDataTypes' array extension)",
-      chunk: filledChunk(bytes),
-    },
   };
 }

@@ -25,7 +25,8 @@ import { presentV3 } from "./present-v3.js";
 import { passesThrough } from "./presentation.js";
 import { checkShardIndex, isIndexRequest, unfillable } from "./shard-index.js";
 import { delegate } from "./delegate.js";
-import { checkNativeFill, checksNativeFill } from "./native-fill.js";
+import { isNodeFile, refuseMissingNode } from "./missing-node.js";
+import { checksNativeFill, presentNative } from "./present-native.js";
 
 // How storedDataType and structFields find a store's catalog, through any
 // wrappers that delegate unknown properties (zarrita 0.7's extensions do).
@@ -64,6 +65,29 @@ function exactFill(text, doc, pick = (d) => d, rounded = false) {
   return { ...array, fill_value: pick(parseLossless(text)).fill_value };
 }
 
+/** Whether a v3 array's shards hold their index at their start. */
+function shardIndexAtStart(doc) {
+  const sharding = Array.isArray(doc.codecs) ? doc.codecs.find((c) => isPlainObject(c) && c.name === "sharding_indexed") : undefined;
+  return isPlainObject(sharding?.configuration) && sharding.configuration.index_location === "start";
+}
+
+// What the catalog keeps of an array zarrita reads itself, where its fill
+// is one zarrita cannot fill with (a NaN's payload): as a presented
+// array's record, so that missing chunks are filled (array-extension.js)
+// or refused (0.5, 0.6) as they are for presented types.
+function nativeRecord(doc, { fill, dataType }) {
+  if (fill.beyondZarrita === undefined) return { fillElement: fill.element };
+  return {
+    stored: doc.dtype ?? doc.data_type,
+    dataType,
+    native: true,
+    presented: dataType.info.name,
+    trailing: 0,
+    fillElement: fill.element,
+    fillBeyondZarrita: fill.beyondZarrita,
+  };
+}
+
 /**
  * @param {{get: Function}} store
  * @param {{floats?: "float32" | "bits"}} [options]
@@ -90,18 +114,23 @@ export function withDataTypesUsing(store, options, ensureReady) {
   const catalog = new ArrayCatalog(wrapper);
   const presenting = { floats, rounded, ticket: (conversion, where) => catalog.ticket(conversion, where) };
 
-  // One array's metadata: presented (recorded in the catalog), or null
-  // where zarrita reads it as it is (its stored type recorded, its fill
-  // checked all the same).
+  // One array's metadata: presented (recorded in the catalog), or where
+  // zarrita reads the type as it is, its fill read all the same (the
+  // metadata rewritten where zarrita would parse the fill into another
+  // value: present-native.js); null where nothing changes.
   function present(path, doc, presenter) {
+    const v2 = doc.dtype !== undefined || Array.isArray(doc.chunks);
+    catalog.setFormat(path, v2 ? 2 : 3);
+    catalog.setIndexAtStart(path, !v2 && shardIndexAtStart(doc));
     try {
       const result = presenter(path, doc, presenting);
-      if (result) catalog.set(path, result.presented);
-      else {
-        checkNativeFill(path, doc, presenting);
-        catalog.setNative(path, doc.dtype ?? doc.data_type);
+      if (result) {
+        catalog.set(path, result.presented);
+        return result.doc;
       }
-      return result?.doc ?? null;
+      const native = presentNative(path, doc, presenting);
+      catalog.setNative(path, doc.dtype ?? doc.data_type, native && nativeRecord(doc, native));
+      return native && native.doc !== doc ? native.doc : null;
     } catch (error) {
       catalog.forget(path);
       throw error;
@@ -264,7 +293,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
       `chunk ${key}`,
       path,
       "is missing",
-      p.fillParts,
+      p.fillBeyondZarrita,
       "this zarrita fills a missing chunk with one number, which would read a wrong value, so the read is refused " +
         "(zarrita >= 0.7 fills it, through withDataTypes' array extension)",
     );
@@ -272,6 +301,12 @@ export function withDataTypesUsing(store, options, ensureReady) {
 
   async function get(key, opts) {
     const [, file] = splitKey(key);
+    const bytes = await answer(key, file, opts);
+    if ((bytes === undefined || bytes === null) && isNodeFile(file)) await refuseMissingNode(store, key, opts);
+    return bytes;
+  }
+
+  async function answer(key, file, opts) {
     if (file === "zarr.json") return zarrJson(key, opts);
     if (file === ".zarray") return zarray(key, opts);
     if (file === ".zattrs") return zattrs(key, opts);
@@ -280,18 +315,22 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const at = locate(key);
     if (!at) return store.get(key, fills ? unmarked(opts) : opts);
     const bytes = await store.get(at.storedKey, fills ? unmarked(opts) : opts);
-    if (bytes === undefined && (at.p.fillParts || at.p.objectFill) && !at.p.shardIndex && !fills) throw missing(at.p, at.path, at.storedKey);
+    if (bytes === undefined && (at.p.fillBeyondZarrita !== undefined || at.p.objectFill) && !at.p.shardIndex && !fills) throw missing(at.p, at.path, at.storedKey);
     return bytes;
   }
 
-  async function getRange(key, range, opts) {
+  async function getRange(key, requested, opts) {
     const fills = filling(opts);
     const at = locate(key);
+    // zarrita (0.5 to 0.7.5) reads a shard's index from its end, always;
+    // where the metadata puts it at the start, that is where it is read.
+    const range =
+      requested?.suffixLength !== undefined && catalog.indexAtStart(key) ? { offset: 0, length: requested.suffixLength } : requested;
     const index = fills ? undefined : at?.p.shardIndex;
     if (index?.refused) throw index.refused;
     const bytes = await store.getRange(at ? at.storedKey : key, range, fills ? unmarked(opts) : opts);
     if (index && isIndexRequest(index, range)) {
-      checkShardIndex(index, bytes, at.storedKey, at.path, at.p.objectFill?.shown ?? at.p.fillParts);
+      checkShardIndex(index, bytes, at.storedKey, at.path, at.p.objectFill?.shown ?? at.p.fillBeyondZarrita, Boolean(at.p.objectFill));
     }
     return bytes;
   }
@@ -340,6 +379,22 @@ export function isPresented(array) {
 function catalogOf(array) {
   const catalog = array?.store?.[CATALOG];
   return catalog instanceof ArrayCatalog ? catalog : undefined;
+}
+
+/**
+ * The fill withDataTypes read for an array zarrita reads itself
+ * (`{ fillElement }`: its element's bytes), where it read the metadata.
+ */
+export function nativeFillOf(array) {
+  return catalogOf(array)?.getNativeFill(array.path);
+}
+
+/**
+ * The Zarr format (2 or 3) of the metadata withDataTypes last read for an
+ * array (the document zarrita opened), or undefined.
+ */
+export function formatOf(array) {
+  return catalogOf(array)?.getFormat(array.path);
 }
 
 /** What withDataTypes recorded of an array it presented, or undefined. */

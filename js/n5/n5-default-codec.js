@@ -31,7 +31,7 @@ import { metaDataType } from "../types/data-type.js";
 import { callWithSlots } from "../wasm/io.js";
 import { WasmInstance } from "../wasm/instance.js";
 import { wasm } from "../wasm/load.js";
-import { fillBytes } from "../data-types/fill-bytes.js";
+import { storedFill } from "../fills/stored-fill.js";
 import { framingProblem } from "./compressed-frames.js";
 
 /**
@@ -137,7 +137,7 @@ export class N5DefaultCodec {
     }
     // zarrita 0.7 passes the array's fill value; 0.5 and 0.6 do not.
     if (m.fillValue !== undefined && m.fillValue !== null) {
-      this.#fill = fillBytes("n5_default", dataType, m.fillValue);
+      this.#fill = storedFill("n5_default", dataType, m.fillValue);
     }
     const module = adapter.module ?? wasm();
     this.#core = new WasmInstance(this, module, new module.N5BlockCodec(dataType.descriptor, shape.text, this.#axes), "n5_default");

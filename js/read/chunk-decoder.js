@@ -16,6 +16,7 @@ import { PackBitsCodec } from "../codecs/packbits.js";
 import { coreOf } from "../codecs/wasm-codec.js";
 import { ZarrCodecError, describe as describeValue } from "../errors.js";
 import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK } from "../n5/n5-default-codec.js";
+import { ByteStringCodec } from "../data-types/byte-string-codec.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
 import { coreDataType } from "../zarrita/register.js";
 import { registeredRegistries } from "../zarrita/registration.js";
@@ -126,6 +127,12 @@ export async function chunkDecoder(chain, array) {
     };
   }
   const codec = arrayToBytesCodec(chain, meta);
+  if (codec instanceof ByteStringCodec) {
+    // Byte strings' bytes are the presented bytes: copied into place (the
+    // copy checks the chunk's length, as the codec does).
+    const module = wasm();
+    return { kind: "copy", open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+  }
   if (codec) {
     const core = codec[coreOf];
     if (core.decodedBytes !== chunkBytes) {

@@ -1,31 +1,52 @@
 // The codecs a chunk of an array goes through, as read decodes it, from
 // the array's metadata as its store gives it (so withDataTypes' and
 // withN5's presentations included): the axis order its bytes are stored in
-// (a transpose), the array -> bytes codec, and the bytes -> bytes codecs
-// after it. zarrita keeps its own copy of the metadata private, so read
-// asks the store again, once per array (read.js caches the plan).
+// (a transpose), the array -> bytes codec, the bytes -> bytes codecs after
+// it, the sharding layout where chunks are inner chunks of shards, and the
+// fill as the metadata writes it (exactly: integers past 2^53 as BigInt).
+// zarrita keeps its own copy of the metadata private, so read asks the
+// store again, once per array (plan.js caches the plan).
+//
+// The document must be the one zarrita opened: a store may hold a zarr.json
+// and a stale .zarray at one path (a v3 array with the "v2" chunk key
+// encoding, say), and zarrita opens either, depending on what it opened
+// before in that store. Where withDataTypes or withN5 read the metadata,
+// they know which; otherwise both are read and the one that describes
+// the array zarrita gives (its data type, shape and chunks) is taken, and
+// where both do but decode differently, zarrita reads the array.
 //
 // A chain read cannot decode itself (an array -> array codec other than
 // transpose, nested sharding, a variable-length type) is returned as
 // { unsupported: why }: such arrays are read through zarrita's getChunk.
 import { isPlainObject } from "../errors.js";
+import { hasUnsafeIntegers, parseLossless } from "../json/lossless.js";
 import { STORED_CODEC } from "../data-types/stored-codec.js";
 
 const decoder = new TextDecoder();
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STORED_CODEC]);
 
 /**
+ * @typedef {object} Sharding
+ * @property {number[]} shardShape  the outer chunks (the stored files)
+ * @property {number[]} innerShape  the chunks inside them
+ * @property {"start" | "end"} indexLocation
+ * @property {boolean} littleIndex  the index's bytes codec endian
+ * @property {boolean} checksum     a crc32c follows the index
+ * @property {string | undefined} unsupported  index codecs read does not read
+ *
  * @typedef {object} Chain
+ * @property {2 | 3} format
  * @property {number[] | null} order  stored axis j is logical axis order[j]
  *   (null: C order)
  * @property {{name: string, configuration: unknown}} arrayToBytes
  * @property {{names: string[], configuration: unknown}[]} bytesToBytes
  *   each codec's registry names, first first (a Zarr v2 compressor is
  *   `numcodecs.<id>` in zarrita 0.7's registry, `<id>` in 0.5's)
- * @property {string} dataType  the data type the metadata names
+ * @property {unknown} dataType  the data type the metadata names (v2: its dtype)
  * @property {number[]} chunkShape the chunks the chain decodes (a sharded
  *   array's inner chunks)
- * @property {unknown} fillValue   the metadata's
+ * @property {Sharding | undefined} sharding
+ * @property {unknown} fillValue   the metadata's, exactly
  */
 
 function metadataKey(path, file) {
@@ -36,7 +57,10 @@ async function document(store, key, signal) {
   const bytes = await store.get(key, signal ? { signal } : undefined);
   if (!(bytes instanceof Uint8Array)) return undefined;
   try {
-    return JSON.parse(decoder.decode(bytes));
+    const text = decoder.decode(bytes);
+    const doc = JSON.parse(text);
+    // Fills past 2^53 exactly (JSON.parse rounds them).
+    return hasUnsafeIntegers(doc?.fill_value) ? parseLossless(text) : doc;
   } catch {
     return undefined;
   }
@@ -54,31 +78,55 @@ function permutation(order, rank) {
   return order.every((v, i) => v === i) ? null : order;
 }
 
+// How a shard's index is stored: bytes (either endian), maybe crc32c.
+function shardingOf(configuration, shardShape) {
+  const codecs = Array.isArray(configuration.index_codecs) ? configuration.index_codecs : [{ name: "bytes", configuration: { endian: "little" } }];
+  const [first, second, ...rest] = codecs;
+  let unsupported;
+  if (first?.name !== "bytes" || rest.length || (second !== undefined && second?.name !== "crc32c")) {
+    unsupported = "shard index codecs other than bytes and crc32c";
+  }
+  return {
+    shardShape,
+    innerShape: configuration.chunk_shape,
+    indexLocation: configuration.index_location === "start" ? "start" : "end",
+    littleIndex: first?.configuration?.endian !== "big",
+    checksum: second?.name === "crc32c",
+    unsupported,
+  };
+}
+
 function v3Chain(doc, rank) {
   let codecs = doc.codecs;
   let chunkShape = doc.chunk_grid?.configuration?.chunk_shape;
-  const sharding = Array.isArray(codecs) ? codecs.find((c) => c?.name === "sharding_indexed") : undefined;
-  if (sharding) {
+  let sharding;
+  const sharded = Array.isArray(codecs) ? codecs.find((c) => c?.name === "sharding_indexed") : undefined;
+  if (sharded) {
     // zarrita reads a sharded array's inner chunks with the sharding
     // codec's chain alone; other codecs beside it are left to zarrita.
     if (codecs.length !== 1) return { unsupported: "codecs beside sharding_indexed" };
-    codecs = sharding.configuration?.codecs;
-    chunkShape = sharding.configuration?.chunk_shape;
+    if (!isPlainObject(sharded.configuration)) return { unsupported: "a sharding_indexed codec without a configuration" };
+    sharding = shardingOf(sharded.configuration, chunkShape);
+    codecs = sharded.configuration.codecs;
+    chunkShape = sharded.configuration.chunk_shape;
   }
-  if (!Array.isArray(codecs)) return { unsupported: "no codecs" };
+  // What read cannot decode still tells how shards are laid out (read
+  // fetches the inner chunks of arrays of JavaScript values too).
+  const refused = (why) => ({ unsupported: why, sharding });
+  if (!Array.isArray(codecs)) return refused("no codecs");
   let order = null;
   let at = 0;
   for (; at < codecs.length; at++) {
     const name = codecs[at]?.name;
     if (ARRAY_TO_BYTES.has(name)) break;
-    if (name !== "transpose" || order !== null) return { unsupported: `the codec ${JSON.stringify(String(name))} before the array -> bytes codec` };
+    if (name !== "transpose" || order !== null) return refused(`the codec ${JSON.stringify(String(name))} before the array -> bytes codec`);
     order = permutation(codecs[at].configuration?.order, rank);
-    if (order === undefined) return { unsupported: "a transpose order read does not know" };
+    if (order === undefined) return refused("a transpose order read does not know");
   }
-  if (at === codecs.length) return { unsupported: "no array -> bytes codec read decodes" };
+  if (at === codecs.length) return refused("no array -> bytes codec read decodes");
   const arrayToBytes = { name: codecs[at].name, configuration: codecs[at].configuration };
   const bytesToBytes = codecs.slice(at + 1).map((c) => ({ names: [String(c?.name)], configuration: c?.configuration }));
-  return { order, arrayToBytes, bytesToBytes, dataType: doc.data_type, chunkShape, fillValue: doc.fill_value };
+  return { format: 3, order, arrayToBytes, bytesToBytes, dataType: doc.data_type, chunkShape, sharding, fillValue: doc.fill_value };
 }
 
 // Zarr v2: zarrita builds the chain from dtype, order, filters and
@@ -90,8 +138,16 @@ function v2Chain(zarray, rank) {
   if (compressor !== null && !(isPlainObject(compressor) && typeof compressor.id === "string")) {
     return { unsupported: "a Zarr v2 compressor that is no codec" };
   }
-  const filters = zarray.filters ?? [];
+  let filters = zarray.filters ?? [];
   let arrayToBytes;
+  // numcodecs' Shuffle regroups bytes: a bytes -> bytes codec after the
+  // array -> bytes one (withDataTypes' stored codec, or zarrita's bytes).
+  const bytesToBytes = [];
+  while (filters.length && filters.at(-1)?.id === "shuffle") {
+    const { id, ...configuration } = filters.at(-1);
+    bytesToBytes.unshift({ names: ["numcodecs.shuffle", "shuffle"], configuration });
+    filters = filters.slice(0, -1);
+  }
   if (filters.length === 1 && filters[0]?.id === STORED_CODEC) {
     const { id, ...configuration } = filters[0];
     arrayToBytes = { name: STORED_CODEC, configuration };
@@ -102,31 +158,68 @@ function v2Chain(zarray, rank) {
   } else {
     arrayToBytes = { name: "bytes", configuration: { endian: "little" } };
   }
-  const bytesToBytes = [];
   if (compressor) {
     const { id, ...configuration } = compressor;
     bytesToBytes.push({ names: [`numcodecs.${id}`, id], configuration });
   }
-  return { order, arrayToBytes, bytesToBytes, dataType: zarray.dtype, chunkShape: zarray.chunks, fillValue: zarray.fill_value, v2: true };
+  return { format: 2, order, arrayToBytes, bytesToBytes, dataType: zarray.dtype, chunkShape: zarray.chunks, sharding: undefined, fillValue: zarray.fill_value };
+}
+
+// zarrita's data type name of a v2 dtype it reads ("<u2" -> "uint16"),
+// for telling which document describes an array.
+const V2_KINDS = { b: "bool", i: "int", u: "uint", f: "float" };
+function zarritaNameOfV2(dtype) {
+  const m = typeof dtype === "string" ? /^[<>|]([biuf])(\d+)$/.exec(dtype) : null;
+  if (m) return m[1] === "b" ? "bool" : `${V2_KINDS[m[1]]}${8 * Number(m[2])}`;
+  const text = typeof dtype === "string" ? /^[<>|]([SU])(\d+)$/.exec(dtype) : null;
+  return text ? `v2:${text[1]}${text[2]}` : undefined;
+}
+
+const same = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** Whether a chain describes what zarrita shows of the array. */
+function describes(chain, za, dtype) {
+  const name = chain.format === 2 ? zarritaNameOfV2(chain.dataType) : chain.dataType;
+  return name === dtype && same(chain.chunkShape, za.chunkShape);
+}
+
+/** Whether two chains decode the same bytes the same way. */
+function sameDecoding(a, b) {
+  const key = (c) => JSON.stringify([c.order, c.arrayToBytes.name, c.arrayToBytes.configuration ?? null, c.bytesToBytes.map((x) => [x.names.at(-1), x.configuration ?? null]), c.sharding ?? null]);
+  return key(a) === key(b);
+}
+
+function chainOf(file, doc, rank) {
+  if (!isPlainObject(doc)) return undefined;
+  if (file === "zarr.json" && doc.node_type === "array") return v3Chain(doc, rank);
+  if (file === ".zarray" && Array.isArray(doc.shape)) return v2Chain(doc, rank);
+  return undefined;
 }
 
 /**
- * @param {{store: {get: Function}, path: string}} arr
- * @param {number} rank
- * @param {boolean} v2First  try .zarray before zarr.json (the array's
- *   chunk keys have no "c" prefix)
+ * @param {{store: {get: Function}, path: string, dtype: string}} arr
+ * @param {{shape: number[], chunkShape: number[]}} za
+ * @param {{format?: 2 | 3, v3Keys: boolean}} hints `format`: the one
+ *   withDataTypes or withN5 knows zarrita opened; `v3Keys`: the array's
+ *   chunk keys are v3's default ("c/..."), which no v2 array has
  * @returns {Promise<Chain | {unsupported: string}>}
  */
-export async function codecChain(arr, rank, v2First, signal) {
+export async function codecChain(arr, za, hints, signal) {
   const store = arr.store;
   if (typeof store?.get !== "function") return { unsupported: "a store without get" };
   const path = String(arr.path ?? "/");
-  const tries = v2First ? [".zarray", "zarr.json"] : ["zarr.json", ".zarray"];
-  for (const file of tries) {
-    const doc = await document(store, metadataKey(path, file), signal);
-    if (!isPlainObject(doc)) continue;
-    if (file === "zarr.json" && doc.node_type === "array") return v3Chain(doc, rank);
-    if (file === ".zarray" && Array.isArray(doc.shape)) return v2Chain(doc, rank);
-  }
-  return { unsupported: "no array metadata found again" };
+  const rank = za.shape.length;
+  const files = hints.format === 3 || hints.v3Keys ? ["zarr.json"] : hints.format === 2 ? [".zarray"] : [".zarray", "zarr.json"];
+  const docs = await Promise.all(files.map((file) => document(store, metadataKey(path, file), signal)));
+  const chains = files.map((file, i) => chainOf(file, docs[i], rank)).filter((c) => c !== undefined);
+  if (chains.length === 0) return { unsupported: "no array metadata found again" };
+  if (chains.length === 1) return chains[0];
+  const [v2, v3] = chains;
+  // zarrita reads what read cannot tell apart, or does not decode itself.
+  if (v2.unsupported) return v2;
+  if (v3.unsupported) return v3;
+  const fits = chains.filter((c) => describes(c, za, arr.dtype));
+  if (fits.length === 1) return fits[0];
+  if (sameDecoding(v2, v3)) return v3;
+  return { unsupported: "a zarr.json and a .zarray describe this array with different codecs, and read cannot tell which one zarrita opened" };
 }

@@ -1,46 +1,48 @@
 // What read works out once per array and keeps while the array lives: the
 // zarrita parts it uses (zarrita-array.js), the container zarr.get fills
-// and its element size, the fill (as one element's bytes, or an element's
-// parts along a trailing dimension where withDataTypes presented one), and
-// how a chunk is decoded: by read itself (chunk-decoder.js), or through
-// zarrita's getChunk, with the reason.
+// and its element size, the fill (one presented element's bytes, parsed
+// exactly from the metadata), how a chunk is decoded: by read itself
+// (chunk-decoder.js), or through zarrita's getChunk, with the reason; and
+// for sharded arrays, read's own shard layout (shard-reader.js).
+import { nativeFill } from "../data-types/fill-value.js";
 import { fillElementOf } from "../data-types/missing-chunk.js";
-import { presentedOf } from "../data-types/with-data-types.js";
+import { formatOf, nativeFillOf, presentedOf } from "../data-types/with-data-types.js";
 import { N5_CONTAINER } from "../n5/with-n5.js";
+import { parseDataType } from "../types/data-type.js";
+import { parseV2Scalar } from "../types/v2-dtype.js";
 import { codecChain } from "./codec-chain.js";
 import { chunkDecoder } from "./chunk-decoder.js";
 import { zarritaArray } from "./zarrita-array.js";
 
 const plans = new WeakMap();
+// The types whose fill read parses itself when withDataTypes did not.
+const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
 
 /**
  * @typedef {object} Plan
  * @property {import("./zarrita-array.js").ZarritaArray} za
  * @property {Function} Container     zarr.get's container for the data type
  * @property {number} elementBytes    bytes of one element in it (0: not
- *   made of bytes, e.g. zarrita's arrays of JS values)
+ *   made of bytes, e.g. zarrita's arrays of JavaScript values)
  * @property {Uint8Array | undefined} fill  the bytes of missing chunks' elements
+ * @property {unknown[] | undefined} valuesFill  for containers of JavaScript
+ *   values (strings, bytes): the fill, one value per element (bytes copied
+ *   for each); undefined where zarrita fills them
  * @property {import("./chunk-decoder.js").ChunkDecoder | undefined} decoder
  * @property {string | undefined} viaZarrita  why chunks go through getChunk
  * @property {number[] | null} order   the decoder's storage order
+ * @property {import("./codec-chain.js").Sharding | undefined} sharding
+ *   read fetches inner chunks of shards itself
  */
-
-function sameShape(a, b) {
-  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 const bytesOfElement = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice();
 
-// One element of `Container` holding the fill, as zarrita fills missing
-// chunks (`data.fill(fillValue)`), where it can be had as bytes. BigInt
-// containers take an integral number too (zarrita 0.5 keeps a metadata
-// number as it is, and its own fill would throw); null is zero, as in
-// every other container.
-function fillBytes(Container, fillValue) {
+// One element of `Container` as zarrita fills it (`data.fill(fillValue)`),
+// for the types whose fill the package does not parse (zarrita's own
+// byte and string types): what zarr.get reads.
+function zarritaFill(Container, fillValue) {
   const one = new Container(1);
-  let value = fillValue;
-  if ((one instanceof BigInt64Array || one instanceof BigUint64Array) && Number.isInteger(value)) value = BigInt(value);
-  if (value !== null && value !== undefined) one.fill(value);
+  if (fillValue !== null && fillValue !== undefined) one.fill(fillValue);
   return bytesOfElement(one);
 }
 
@@ -51,33 +53,51 @@ function containerFacts(Container) {
   return { elementBytes: bytes };
 }
 
+/**
+ * The fill of an array withDataTypes did not present, from the metadata
+ * read again (exact past 2^53, hex floats and NaN payloads included): its
+ * element's bytes, where the container is zarrita's for the type.
+ */
+function fillFromMetadata(arr, chain, elementBytes) {
+  const where = `read: array ${arr.path ?? "/"}`;
+  const type = chain.format === 2 ? parseV2Scalar(where, chain.dataType)?.type : parseDataType(where, chain.dataType);
+  if (!type || !NUMERIC.has(type.info.typeClass) || type.info.componentCount !== 1) return undefined;
+  const fill = nativeFill(where, type, chain.fillValue, { v2: chain.format === 2 });
+  return fill.element?.byteLength === elementBytes ? fill.element : undefined;
+}
+
 async function makePlan(arr, signal) {
   const za = zarritaArray(arr);
   const Container = za.TypedArray;
-  const plan = { za, Container, elementBytes: 0, fill: undefined, decoder: undefined, viaZarrita: undefined, order: null };
+  const plan = { za, Container, elementBytes: 0, fill: undefined, valuesFill: undefined, decoder: undefined, viaZarrita: undefined, order: null, sharding: undefined };
   if (typeof Container !== "function") {
     plan.viaZarrita = "zarrita's array context was not found";
     return plan;
   }
   plan.elementBytes = containerFacts(Container).elementBytes;
-  if (plan.elementBytes === 0) {
-    plan.viaZarrita = "zarrita's container for this data type holds JavaScript values, not bytes";
-    return plan;
-  }
   const presented = presentedOf(arr);
-  if (presented?.objectFill) {
-    // Byte values no JSON fill gives zarrita: withDataTypes fills (or
-    // refuses) those missing chunks itself.
-    plan.viaZarrita = "a fill of byte values, which withDataTypes fills itself";
+  if (plan.elementBytes === 0) {
+    // Values read fills itself where a chunk is missing (a chunk of them
+    // would cost memory in proportion to the chunk, not the selection):
+    // bytes copied for each element, or the one value zarrita fills with.
+    plan.viaZarrita = "zarrita's container for this data type holds JavaScript values, not bytes";
+    let fill;
+    if (presented?.objectFill?.bytes) fill = { bytes: presented.objectFill.bytes };
+    else if (Array.isArray(presented?.fillElement)) fill = { value: presented.fillElement[0] };
+    else if (!presented) fill = { value: za.fillValue };
+    if (!fill || !za.chunkBytes || !za.decode || za.getChunkOverridden) return plan;
+    // Shards are read by read's own reader (zarrita's keeps the indexes it
+    // read, checks and all, for its own later reads).
+    if (za.sharded) {
+      const chain = await chainOf(arr, za, signal);
+      if (!chain.sharding || !readableSharding(arr, za, chain.sharding)) return plan;
+      plan.sharding = chain.sharding;
+    }
+    plan.valuesFill = fill;
     return plan;
   }
-  try {
-    // withDataTypes' own reading of the fill where it presented the array
-    // (one element's values: -0 and NaN payloads kept, which zarrita's
-    // consolidated layer rounds away), else zarrita's.
-    plan.fill = presented?.fillElement ? bytesOfElement(fillElementOf(presented)) : fillBytes(Container, za.fillValue);
-  } catch {
-    plan.viaZarrita = "the fill value is not one zarrita's container takes";
+  if (presented?.objectFill && !presented.fillByteString) {
+    plan.viaZarrita = "a fill of byte values, which withDataTypes fills itself";
     return plan;
   }
   if (!za.chunkBytes) {
@@ -88,29 +108,41 @@ async function makePlan(arr, signal) {
     plan.viaZarrita = "an array extension overrides getChunk";
     return plan;
   }
-  if (presented?.fillParts && za.sharded) {
-    // withDataTypes checks such shards as zarrita reads their index.
-    plan.viaZarrita = "a sharded array whose fill zarrita cannot express";
-    return plan;
-  }
-  const rank = za.shape.length;
-  // v3's default chunk keys start with "c"; v2's do not (nor N5's, which
-  // withN5 presents as v3, nor v3's rare "v2" encoding): there .zarray is
-  // asked for first, unless the store is an N5 container. One request,
-  // and no 404 a browser would log, for the common cases.
-  const key = za.chunkKey?.(new Array(rank).fill(0)) ?? "c";
-  const v2First = !String(key).startsWith("c") && arr.store?.[N5_CONTAINER] !== true;
-  const chain = await codecChain(arr, rank, v2First, signal);
+  const chain = await chainOf(arr, za, signal);
   if (chain.unsupported) {
     plan.viaZarrita = chain.unsupported;
     return plan;
   }
-  if (chain.dataType !== arr.dtype && !chain.v2) {
+  if (chain.dataType !== arr.dtype && chain.format === 3) {
     plan.viaZarrita = "the metadata read again names another data type";
     return plan;
   }
   if (!sameShape(chain.chunkShape, za.chunkShape)) {
     plan.viaZarrita = "the metadata read again has another chunk shape";
+    return plan;
+  }
+  if (chain.sharding) {
+    if (chain.sharding.unsupported) {
+      plan.viaZarrita = chain.sharding.unsupported;
+      return plan;
+    }
+    if (!readableSharding(arr, za, chain.sharding)) {
+      plan.viaZarrita = "a sharded array whose shards read cannot fetch itself";
+      return plan;
+    }
+    plan.sharding = chain.sharding;
+  }
+  try {
+    // withDataTypes' own reading of the fill where it read the metadata
+    // (one element's bytes: -0 and NaN payloads kept), else the metadata's.
+    if (presented?.fillByteString) plan.fill = presented.fillByteString.slice();
+    else if (presented?.fillElement) plan.fill = bytesOfElement(fillElementOf(presented));
+    else plan.fill = (nativeFillOf(arr)?.fillElement ?? fillFromMetadata(arr, chain, plan.elementBytes) ?? zarritaFill(Container, za.fillValue))?.slice();
+  } catch {
+    plan.fill = undefined;
+  }
+  if (plan.fill === undefined || plan.fill.byteLength % plan.elementBytes !== 0) {
+    plan.viaZarrita = "the fill value is not one zarrita's container takes";
     return plan;
   }
   try {
@@ -129,6 +161,24 @@ async function makePlan(arr, signal) {
     plan.viaZarrita = `its codecs (${error?.message ?? error})`;
   }
   return plan;
+}
+
+// The array's codec chain, from the document zarrita opened.
+function chainOf(arr, za, signal) {
+  // v3's default chunk keys start with "c"; v2's do not (nor N5's, which
+  // withN5 presents as v3, nor v3's rare "v2" encoding).
+  const key = za.chunkKey?.(new Array(za.shape.length).fill(0)) ?? "c";
+  const format = arr.store?.[N5_CONTAINER] === true ? 3 : formatOf(arr);
+  return codecChain(arr, za, { format, v3Keys: String(key).startsWith("c") }, signal);
+}
+
+// Whether read's own shard reader can fetch the array's shards.
+function readableSharding(arr, za, sharding) {
+  return !sharding.unsupported && typeof arr.store.getRange === "function" && Boolean(za.chunkKey) && sameShape(sharding.innerShape, za.chunkShape);
+}
+
+function sameShape(a, b) {
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** The plan of `arr`, made on its first read. */

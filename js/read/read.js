@@ -15,6 +15,8 @@ import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
 import { bandsOf, layBands, LIVE_BYTES } from "./bands.js";
 import { planOf } from "./plan.js";
+import { shardReader } from "./shard-reader.js";
+import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
 import { outputShape, resolveSelection } from "./selection.js";
 import { allocateBand, copyBandOut, copyInPlace, describe as describePlacement, fillInPlace, freeBand } from "./wasm-placement.js";
@@ -114,25 +116,46 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   const shape = outputShape(axes);
   const into = options.into;
   const storeOptions = { ...(options.opts ?? {}), signal, [FILLS_MISSING]: true };
-  if (shape.length === 0) {
-    if (into !== undefined) {
-      throw new ZarrCodecError("INVALID_INPUT", "read: a selection of integers only gives one value, which read returns as it is; into needs a region");
-    }
-    return readScalar(arr, za, axes, signal);
+  // One value (every axis an integer, or a 0-d array): read as a region of
+  // one element through the same path, and returned as it is.
+  const scalar = shape.length === 0;
+  if (scalar && into !== undefined) {
+    throw new ZarrCodecError("INVALID_INPUT", "read: a selection of integers only gives one value, which read returns as it is; into needs a region");
   }
+  const region = scalar ? asRegion(axes) : axes;
   const size = product(shape);
   if (into !== undefined) checkInto(into, plan.Container, size);
-  const out = into ?? newOutput(plan.Container, size, options.useSharedArrayBuffer === true);
+  const out = into ?? newOutput(plan.Container, size, options.useSharedArrayBuffer === true && !scalar);
   const result = { data: out, shape, stride: cOrderStrides(shape) };
   if (size === 0) return result;
-  const chunks = chunksOf(axes);
+  const chunks = chunksOf(region);
   const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
-  if (plan.elementBytes === 0) {
-    await placeValues(arr, plan, axes, shape, chunks, out, queue, signal);
-    return result;
+  const fetch = chunkFetch(arr, plan, storeOptions);
+  if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch);
+  else await placeBands(arr, plan, region, chunks, out, queue, signal, fetch);
+  if (!scalar) return result;
+  return typeof out.get === "function" ? out.get(0) : out[0];
+}
+
+// A scalar selection as a region: its last axis kept (of one element),
+// or for a 0-d array one axis of one element that no chunk key shows.
+function asRegion(axes) {
+  if (axes.length === 0) {
+    return [{ dropped: false, count: 1, virtual: true, chunks: [{ chunk: 0, from: 0, count: 1, step: 1, out: 0 }] }];
   }
-  await placeBands(arr, plan, axes, shape, chunks, out, queue, signal, storeOptions);
-  return result;
+  return axes.map((a, i) => (i === axes.length - 1 ? { ...a, dropped: false } : a));
+}
+
+// How read gets a chunk's stored bytes (undefined: missing): through
+// read's own shard reader for sharded arrays, else zarrita's own fetch.
+function chunkFetch(arr, plan, storeOptions) {
+  if (!plan.decoder && plan.elementBytes !== 0) return undefined;
+  if (plan.sharding) {
+    const reader = shardReader(arr, plan.za, plan.sharding);
+    return (coords) => reader(coords, storeOptions);
+  }
+  if (!plan.za.chunkBytes) return undefined;
+  return (coords) => plan.za.chunkBytes(coords, storeOptions);
 }
 
 // Every chunk the selection touches: its coordinates and, per axis, what
@@ -142,62 +165,85 @@ function chunksOf(axes) {
   const index = new Array(axes.length).fill(0);
   if (axes.some((a) => a.chunks.length === 0)) return out;
   while (true) {
-    out.push({ coords: axes.map((a, i) => a.chunks[index[i]].chunk), mapping: axes.map((a, i) => a.chunks[index[i]]) });
+    const coords = [];
+    axes.forEach((a, i) => {
+      if (!a.virtual) coords.push(a.chunks[index[i]].chunk);
+    });
+    out.push({ coords, mapping: axes.map((a, i) => a.chunks[index[i]]) });
     let i = axes.length - 1;
     while (i >= 0 && ++index[i] === axes[i].chunks.length) index[i--] = 0;
     if (i < 0) return out;
   }
 }
 
-// One value (every axis an integer): zarr.get returns it as it is.
-async function readScalar(arr, za, axes, signal) {
-  const coords = axes.map((a) => a.chunks[0].chunk);
-  const chunk = await za.getChunk(coords, { signal });
-  countRead("viaZarrita");
-  const at = axes.reduce((sum, a, i) => sum + a.chunks[0].from * chunk.stride[i], 0);
-  return typeof chunk.data.get === "function" ? chunk.data.get(at) : chunk.data[at];
-}
-
-// Outputs of JavaScript values (zarrita's Arrays): each chunk through
-// getChunk, its values placed one by one.
-async function placeValues(arr, plan, axes, shape, chunks, out, queue, signal) {
+// Outputs of JavaScript values (zarrita's Arrays: strings, bytes): each
+// chunk decoded by zarrita, its values placed one by one. A missing chunk
+// is filled here (each element its own copy of bytes), in proportion to
+// what the selection takes of it.
+async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch) {
+  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
   const outStride = cOrderStrides(shape);
-  const outAxis = [];
-  axes.forEach((a, i) => {
-    if (!a.dropped) outAxis[i] = outAxis.length;
-  });
+  // Each kept axis's stride in the output (0 where dropped).
+  const axisStride = [];
+  for (let i = 0, o = 0; i < axes.length; i++) axisStride.push(axes[i].dropped ? 0 : outStride[o++]);
+  const fill = plan.valuesFill;
+  const fillValue = fill?.bytes ? () => fill.bytes.slice() : () => fill?.value;
   let error;
   let fail;
   const failure = new Promise((_, reject) => {
     fail = reject;
   });
   failure.catch(() => {});
+  const decoded = async (c) => {
+    if (fetch && fill && plan.za.decode) {
+      const bytes = await fetch(c.coords);
+      if (bytes === undefined || bytes === null) return undefined;
+      countRead("viaZarrita");
+      return plan.za.decode(bytes);
+    }
+    countRead("viaZarrita");
+    try {
+      return await plan.za.getChunk(c.coords, { signal });
+    } catch (error) {
+      throw withCodecContext(error, "read", arr.path);
+    }
+  };
   for (const c of chunks) {
     queue.add(async () => {
       try {
         if (error) return;
         signal?.throwIfAborted();
-        const chunk = await plan.za.getChunk(c.coords, { signal });
-        countRead("viaZarrita");
-        const elements = product(plan.za.chunkShape);
-        if (!Array.isArray(chunk.data) || chunk.data.length !== elements) {
-          // zarr.get would copy such a chunk into the Array as if it were
-          // values (bytes, a buffer and offsets): nothing a user could mean.
-          throw new ZarrCodecError(
-            "INVALID_METADATA",
-            `${chunkWhere(arr, plan.za, c.coords)}: its codecs decoded it into ${describe(chunk.data)}, not the Array of ${elements} values its data type ${describe(arr.dtype)} needs`,
-          );
+        const chunk = await decoded(c);
+        if (error) return;
+        signal?.throwIfAborted();
+        let get;
+        let stride;
+        if (chunk === undefined) {
+          countRead("filled");
+          get = fillValue;
+          stride = axes.map(() => 0);
+        } else {
+          const elements = product(plan.za.chunkShape);
+          if (!Array.isArray(chunk.data) || chunk.data.length !== elements) {
+            // zarr.get would copy such a chunk into the Array as if it were
+            // values (bytes, a buffer and offsets): nothing a user could mean.
+            throw new ZarrCodecError(
+              "INVALID_METADATA",
+              `${chunkWhere(arr, plan.za, c.coords)}: its codecs decoded it into ${describe(chunk.data)}, not the Array of ${elements} values its data type ${describe(arr.dtype)} needs`,
+            );
+          }
+          get = (i) => chunk.data[i];
+          stride = axes.map((a, i) => (a.virtual ? 0 : chunk.stride[i - (axes[0].virtual ? 1 : 0)]));
         }
-        const get = (i) => chunk.data[i];
+        if (!Array.isArray(out)) throw detached();
         const walk = (axis, src, dst) => {
           if (axis === axes.length) {
             out[dst] = get(src);
             return;
           }
           const m = c.mapping[axis];
-          const os = axes[axis].dropped ? 0 : outStride[outAxis[axis]];
           for (let k = 0; k < m.count; k++) {
-            walk(axis + 1, src + (m.from + k * m.step) * chunk.stride[axis], dst + (m.out + k) * os);
+            walk(axis + 1, src + (m.from + k * m.step) * stride[axis], dst + (m.out + k) * axisStride[axis]);
           }
         };
         walk(0, 0, 0);
@@ -211,12 +257,19 @@ async function placeValues(arr, plan, axes, shape, chunks, out, queue, signal) {
   signal?.throwIfAborted();
 }
 
-async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, storeOptions) {
+/** `into` lost its memory while read was filling it (transferred or detached). */
+function detached() {
+  return new ZarrCodecError("INVALID_INPUT", "read: into was detached (its buffer transferred) while the read was filling it");
+}
+
+async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch) {
   const module = wasm();
   const { za, decoder } = plan;
   const eb = plan.elementBytes;
   const rank = axes.length;
+  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
   const outBytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const outLength = outBytes.byteLength;
   // Byte strides of the output, per axis of the array (0 where dropped).
   const outStride = cOrderStrides(shape);
   const strideBytes = [];
@@ -268,7 +321,7 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
         at = lo - band.r0;
       }
       base += at * strideBytes[i];
-      descAxes[i] = { extent: za.chunkShape[i], from, count, step: m.step, stride: strideBytes[i] };
+      descAxes[i] = { extent: axes[i].virtual ? 1 : za.chunkShape[i], from, count, step: m.step, stride: strideBytes[i] };
     }
     return describePlacement(module, eb, base, band.bytes, order ? order.map((i) => descAxes[i]) : descAxes);
   }
@@ -283,12 +336,12 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
         decoder.place(c.opened, placement(c, band, plan.order), band.at, where);
       } else {
         const { data, shape: chunkShape, stride } = c.opened;
-        const order = storageOrder(chunkShape, stride);
+        const order = axes[0].virtual ? null : storageOrder(chunkShape, stride);
         const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-        if (!order || chunkShape.some((d, i) => d !== za.chunkShape[i])) {
+        if ((!order && !axes[0].virtual) || chunkShape.some((d, i) => d !== za.chunkShape[i])) {
           throw new ZarrCodecError("INVALID_INPUT", `${where()}: zarrita gave a chunk of shape ${JSON.stringify(chunkShape)} and strides ${JSON.stringify(stride)}, not a dense chunk of shape ${JSON.stringify(za.chunkShape)}`);
         }
-        copyInPlace(module, bytes, placement(c, band, order), band.at, where);
+        copyInPlace(module, bytes, placement(c, band, order && order.length ? order : null), band.at, where);
       }
     } catch (error) {
       throw withWhere(error, where());
@@ -306,6 +359,8 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
       for (let i = 0; i < next; i++) {
         const band = bands[i];
         if (band.state !== "alive" || band.chunksLeft > 0) continue;
+        // A transferred `into` has no bytes left to write to.
+        if (outBytes.byteLength !== outLength) throw detached();
         copyBandOut(module, band.at, band.bytes, outBytes, band.r0 * rowBytes);
         freeBand(module, band.at);
         band.state = "done";
@@ -341,7 +396,7 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
         if (failed) return;
         signal?.throwIfAborted();
         if (decoder) {
-          const bytes = await za.chunkBytes(c.coords, storeOptions);
+          const bytes = await fetch(c.coords);
           if (failed) return;
           signal?.throwIfAborted();
           if (bytes === undefined || bytes === null) c.kind = "fill";
@@ -354,7 +409,11 @@ async function placeBands(arr, plan, axes, shape, chunks, out, queue, signal, st
             c.kind = "decoded";
           }
         } else {
-          c.opened = await za.getChunk(c.coords, { signal });
+          try {
+            c.opened = await za.getChunk(c.coords, { signal });
+          } catch (error) {
+            throw withCodecContext(error, "read", arr.path);
+          }
           c.kind = "zarrita";
         }
         if (failed) return;

@@ -25,6 +25,14 @@ function sliceIndices(where, { start, stop, step }, length) {
   return [bound(start, 0), bound(stop, length), s];
 }
 
+// zarr.slice(...)'s result: an object with start, stop and step of its
+// own (a list of indices, or an object without them, is no slice).
+function isSlice(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const own = (key) => Object.prototype.hasOwnProperty.call(value, key);
+  return own("start") && own("stop") && own("step");
+}
+
 /**
  * One axis: the output index range each chunk along it gives.
  * @typedef {object} AxisSelection
@@ -54,15 +62,19 @@ export function resolveSelection(selection, shape, chunkShape) {
     const chunk = chunkShape[axis];
     const where = `axis ${axis}`;
     if (typeof sel === "number") {
-      if (!Number.isFinite(sel)) throw refused(`${where}: an index must be a finite number, got ${describe(sel)}`);
-      let index = Math.trunc(sel);
+      // numpy refuses what is no integer (1.5, NaN); zarrita would
+      // truncate it.
+      if (!Number.isInteger(sel)) throw refused(`${where}: an index must be an integer, got ${describe(sel)}`);
+      let index = sel;
       if (index < 0) index += length;
       if (index < 0 || index >= length) throw refused(`${where}: index ${sel} is out of bounds for dimension with length ${length}`);
       const c = Math.floor(index / chunk);
       return { dropped: true, count: 1, chunks: [{ chunk: c, from: index - c * chunk, count: 1, step: 1, out: 0 }] };
     }
     const s = sel ?? { start: null, stop: null, step: null };
-    if (typeof s !== "object") throw refused(`${where}: expected an integer, null or zarr.slice(...), got ${describe(sel)}`);
+    if (!isSlice(s)) {
+      throw refused(`${where}: expected an integer, null or zarr.slice(start, stop, step), got ${describe(sel)} (lists of indices are not supported)`);
+    }
     const [start, stop, step] = sliceIndices(where, s, length);
     const count = Math.max(0, Math.ceil((stop - start) / step));
     const chunks = [];

@@ -32,6 +32,8 @@ function contextOf(arr) {
  *   the chunk's bytes as stored, or undefined where zarrita's context is
  *   not there to be used
  * @property {(coords: number[], options?: object) => Promise<{data: any, shape: number[], stride: number[]}>} getChunk
+ * @property {((bytes: Uint8Array) => Promise<{data: any, shape: number[], stride: number[]}>) | undefined} decode
+ *   zarrita's own decode of a chunk's bytes (its codec pipeline)
  * @property {((coords: number[]) => string) | undefined} chunkKey  the
  *   chunk key zarrita would fetch (for messages)
  * @property {boolean} getChunkOverridden  an array extension replaced
@@ -62,6 +64,7 @@ export function zarritaArray(arr) {
     chunkBytes: typeof chunkBytes === "function" ? (coords, options) => chunkBytes.call(context, coords, options) : undefined,
     chunkKey: typeof encodeKey === "function" ? (coords) => encodeKey(coords) : undefined,
     getChunk: (coords, options) => arr.getChunk(coords, options),
+    decode: typeof context?.codec?.decode === "function" ? (bytes) => context.codec.decode(bytes) : undefined,
     // zarrita 0.7's array extensions show their overrides as own
     // properties; withDataTypes' own (a fill for missing chunks) does not,
     // and read does what it does.

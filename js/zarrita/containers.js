@@ -1,6 +1,6 @@
 // zarrita's own containers: BoolArray for bool, UnicodeStringArray for
 // fixed-width strings (the arrays zarrita reads itself: v2 "<U" without
-// withDataTypes). Taken from the registry's own `bytes` codec (so it is
+// withDataTypes), ByteStringArray for byte strings. Taken from the registry's own `bytes` codec (so it is
 // the caller's zarrita copy) by decoding one element with it; without
 // one, bools stay Uint8Array and strings their Uint32Array code units.
 // The last registered zarrita's BoolArray is also what structFields hands
@@ -31,7 +31,8 @@ function probe(Fallback, dataType, bytes) {
 
 /**
  * @returns {{wrapBool?: (bytes: Uint8Array) => unknown,
- *   wrapStrings?: (bytes: Uint8Array, chars: number) => unknown}}
+ *   wrapStrings?: (bytes: Uint8Array, chars: number) => unknown,
+ *   wrapByteStrings?: (bytes: Uint8Array, chars: number) => unknown}}
  */
 export function zarritaContainers(Fallback) {
   const out = {};
@@ -49,6 +50,17 @@ export function zarritaContainers(Fallback) {
         bytes,
         (buffer) => new UnicodeStringArray(chars, buffer, bytes.byteOffset, count(bytes, chars)),
         () => new UnicodeStringArray(chars, count(bytes, chars)),
+      );
+  }
+  const byteString = probe(Fallback, "v2:S1", new Uint8Array(1));
+  const ByteStringArray = byteString?.constructor;
+  if (typeof byteString?.get === "function" && byteString.chars === 1) {
+    const count = (bytes, chars) => bytes.byteLength / chars;
+    out.wrapByteStrings = (bytes, chars) =>
+      wrap(
+        bytes,
+        (buffer) => new ByteStringArray(chars, buffer, bytes.byteOffset, count(bytes, chars)),
+        () => new ByteStringArray(chars, count(bytes, chars)),
       );
   }
   last = out;

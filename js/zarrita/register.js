@@ -5,6 +5,7 @@
 import { BytesCodec } from "../codecs/bytes.js";
 import { NumcodecsPackBitsCodec } from "../codecs/numcodecs-packbits.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
+import { ShuffleCodec } from "../codecs/shuffle.js";
 import { VlenBytesCodec } from "../codecs/vlen-bytes.js";
 import { N5DefaultCodec } from "../n5/n5-default-codec.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
@@ -152,6 +153,15 @@ export function registerUsing(registry, ensureReady) {
   }
   const current = registry.get("bytes");
   const replaced = current?.[REPLACED] ?? current;
+  // zarrita's own bytes loader hands out its class at once: its containers
+  // (BoolArray for structFields' bool columns) are known from now on, not
+  // only after the first read.
+  try {
+    const Fallback = replaced?.();
+    if (typeof Fallback?.fromConfig === "function") zarritaContainers(Fallback);
+  } catch {
+    // a loader of another kind: probed on first use
+  }
   const context = once(async () => {
     await ensureReady();
     const Fallback = replaced ? await replaced() : undefined;
@@ -170,6 +180,11 @@ export function registerUsing(registry, ensureReady) {
   registry.set("vlen-bytes", vlenBytes);
   registry.set("numcodecs.vlen-bytes", vlenBytes);
   registry.set(STORED_CODEC, stored);
+  // numcodecs' Shuffle by its configured element size (zarrita 0.7's takes
+  // the data type's; 0.5 and 0.6 have none).
+  const shuffle = once(async () => ShuffleCodec);
+  registry.set("shuffle", shuffle);
+  registry.set("numcodecs.shuffle", shuffle);
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.
   registry.set(`numcodecs.${STORED_CODEC}`, stored);
   markRegistered(registry);

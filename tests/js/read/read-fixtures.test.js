@@ -52,6 +52,20 @@ function selections(shape) {
   return out;
 }
 
+// A 1-d selection of an array of byte strings, from the bytes numpy wrote
+// for the whole array (expected.json's "raw").
+function rawSelection(storeName, name, selection) {
+  const expected = JSON.parse(readFileSync(`${fixturePath(storeName)}/expected.json`, "utf8"))[name];
+  const raw = Buffer.from(expected.raw, "hex");
+  const width = raw.length / expected.shape[0];
+  const s = selection?.[0] ?? { start: null, stop: null, step: null };
+  const out = [];
+  for (let i = s.start ?? 0; i < (s.stop ?? expected.shape[0]); i += s.step ?? 1) out.push(...raw.subarray(i * width, (i + 1) * width));
+  return out;
+}
+
+const rawBytesOf = (result) => Array.from(new Uint8Array(result.data.buffer, result.data.byteOffset, result.data.byteLength));
+
 beforeAll(async () => {
   await ready();
   for (const [, zarr] of ZARRITAS) register(zarr.registry);
@@ -95,6 +109,13 @@ describe.each(STORES)("%s", (storeName, wrap) => {
         try {
           theirs = await zarr.get(arr, selection);
         } catch (error) {
+          if (error.code === "UNFILLABLE_CHUNK" && /no UTF-8/.test(error.message)) {
+            // Byte strings whose fill is no UTF-8: no zarrita can fill them
+            // (withDataTypes refuses), read writes the fill's bytes; held
+            // against the values numpy wrote (expected.json's raw bytes).
+            expect(rawBytesOf(ours, arr)).toEqual(rawSelection(storeName, name, selection));
+            continue;
+          }
           // zarrita 0.5 and 0.6 cannot fill such a chunk, nor take an
           // integer index of a transposed array (zarrita #427, fixed in
           // 0.7): their 0.7 reading is the reference there.

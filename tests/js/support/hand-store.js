@@ -119,7 +119,8 @@ export function writeArray(store, path, a) {
   if (a.sharding) {
     const per = a.chunkShape.map((d, i) => d / innerShape[i]);
     const indexCodecs = [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }];
-    codecs = [{ name: "sharding_indexed", configuration: { chunk_shape: innerShape, codecs: chain, index_codecs: indexCodecs } }];
+    const indexAt = a.sharding.indexLocation ?? "end";
+    codecs = [{ name: "sharding_indexed", configuration: { chunk_shape: innerShape, codecs: chain, index_codecs: indexCodecs, index_location: indexAt } }];
     each(grid, (at) => {
       // Inner chunks past the array's edge, and missing ones, are absent.
       const chunks = [];
@@ -128,7 +129,7 @@ export function writeArray(store, path, a) {
         const inside = coords.every((c, i) => c * innerShape[i] < a.shape[i]);
         chunks.push(inside && !missing(coords) ? encode(coords) : null);
       });
-      store.set(key(at), shard(chunks));
+      store.set(key(at), shard(chunks, { indexAt }));
     });
   } else {
     each(grid, (coords) => {

@@ -27,11 +27,16 @@ export function memoryStore(entries = []) {
   };
 }
 
-/** A shard of `chunks` (Uint8Arrays, or null where an inner chunk is missing), its index at the end with a crc32c. */
-export function shard(chunks) {
+/**
+ * A shard of `chunks` (Uint8Arrays, or null where an inner chunk is
+ * missing), its index with a crc32c at the end, or with
+ * `{ indexAt: "start" }` before the chunks (whose offsets then count it).
+ */
+export function shard(chunks, { indexAt = "end" } = {}) {
   const body = [];
   const index = new DataView(new ArrayBuffer(16 * chunks.length));
-  let at = 0;
+  const indexBytes = 16 * chunks.length + 4;
+  let at = indexAt === "start" ? indexBytes : 0;
   chunks.forEach((c, i) => {
     const [offset, length] = c ? [BigInt(at), BigInt(c.length)] : [2n ** 64n - 1n, 2n ** 64n - 1n];
     index.setBigUint64(16 * i, offset, true);
@@ -44,9 +49,10 @@ export function shard(chunks) {
   const idx = new Uint8Array(index.buffer);
   const crc = new Uint8Array(4);
   new DataView(crc.buffer).setUint32(0, crc32c(idx), true);
-  const out = new Uint8Array(at + idx.length + 4);
+  const parts = indexAt === "start" ? [idx, crc, ...body] : [...body, idx, crc];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let w = 0;
-  for (const part of [...body, idx, crc]) {
+  for (const part of parts) {
     out.set(part, w);
     w += part.length;
   }

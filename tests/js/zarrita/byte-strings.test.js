@@ -8,7 +8,8 @@
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import FileSystemStore from "@zarrita/storage/fs";
-import { byteStrings, ready, register, storedDataType, withDataTypes } from "../../../js/index.js";
+import { byteStrings, read, ready, register, storedDataType, withDataTypes } from "../../../js/index.js";
+import { rejectionOf } from "../support/memory-store.js";
 import { expectCodecError, expectCodecRejection } from "../support/expect-error.js";
 import { fixtureInMemory, fixturePath, snapshotOf } from "../support/fixtures.js";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -184,6 +185,26 @@ describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
     test("the store still works afterwards (a missing chunk reads the fill, \"z\")", async () => {
       const { data } = await zarr.get(await open(store, "good"));
       expect(strings(data)).toEqual(["z", "z"]);
+    });
+
+    // An 11-byte chunk of [3] "|S4" (12 bytes) would read as "AAA", an
+    // empty one as "": zarrita's own codec takes any length.
+    test.each([
+      ["v3 null_terminated_bytes", "/s/zarr.json", encode(v3({ shape: [3], chunk_grid: { name: "regular", configuration: { chunk_shape: [3] } } })), "/s/c/0"],
+      ["v2 |S4", "/s/.zarray", encode({ zarr_format: 2, shape: [3], chunks: [3], dtype: "|S4", fill_value: "", order: "C", filters: null, compressor: null }), "/s/0"],
+    ])("%s: a chunk of the wrong length is the package's error (LENGTH_MISMATCH), zarr.get and read alike", async (_name, metaKey, meta, chunkKey) => {
+      for (const chunk of [new Uint8Array(11).fill(0x41), new Uint8Array(0), new Uint8Array(13).fill(0x41)]) {
+        const store = new Map([[metaKey, meta], [chunkKey, chunk]]);
+        const arr = await open(withDataTypes(store), "s");
+        for (const reading of [zarr.get(arr), read(arr)]) {
+          const error = await rejectionOf(reading);
+          expect(error.code).toBe("LENGTH_MISMATCH");
+          expect(error.message).toMatch(new RegExp(`(needs 12 bytes, got ${chunk.length}|should be 12, got ${chunk.length})`));
+        }
+      }
+      // The right length reads.
+      const good = new Map([[metaKey, meta], [chunkKey, Uint8Array.of(0x61, 0x62, 0, 0, 0x63, 0, 0, 0, 0x64, 0x65, 0x66, 0x67)]]);
+      expect(strings((await zarr.get(await open(withDataTypes(good), "s"))).data)).toEqual(["ab", "c", "defg"]);
     });
 
     test("a v2 |S fill longer than the dtype is refused", async () => {

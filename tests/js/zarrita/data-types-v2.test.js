@@ -62,7 +62,7 @@ describe.each(ZARRITAS)("zarrita %s", (version, zarr) => {
   test("complex in Fortran order is refused at open, and the store stays usable", async () => {
     const store = withDataTypes(new FileSystemStore(FIXTURE));
     await expect(zarr.open.v2(zarr.root(store).resolve("c16_fortran"), { kind: "array" })).rejects.toThrow(
-      'withDataTypes: array /c16_fortran: dtype ">c16" in Fortran order cannot be presented (its trailing dimension would be transposed with the array); only order "C" is supported',
+      'withDataTypes: array /c16_fortran: dtype ">c16" in Fortran order cannot be presented for an array of 2 dimensions (its trailing dimension would be transposed with the array); only order "C" is supported, or "F" with at most one dimension',
     );
     const arr = await zarr.open.v2(zarr.root(store).resolve("c16"), { kind: "array" });
     expect(hex(inCOrder(await zarr.get(arr)))).toBe(EXPECTED.c16.little_endian_hex);

@@ -1,10 +1,10 @@
-// Fill values of byte data as metadata gives them: base64 strings
-// (zarr-python 3's null_terminated_bytes and variable_length_bytes, the
-// Zarr v2 spec's "|S" fills, the registry's `bytes`), and the registry's
-// other form for `bytes`, an array of byte values. Strict: atob takes more
+// Fills of byte data as metadata gives them: base64 strings (zarr-python
+// 3's null_terminated_bytes and variable_length_bytes, Zarr v2's "|S" and
+// "|V" fills, legacy structured records, the registry's `bytes`) and the
+// registry's other form, an array of byte values. Strict: atob takes more
 // than base64 is (whitespace, missing padding), and a fill that reads as
 // something else is a wrong value.
-import { refuseFill } from "./float-codes.js";
+import { refuseFill } from "./refusal.js";
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -14,20 +14,23 @@ export function base64Bytes(text) {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
+/** An array of integers 0..255 as bytes, or undefined where it is none. */
+export function byteValues(fill) {
+  if (!Array.isArray(fill) || !fill.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return undefined;
+  return Uint8Array.from(fill);
+}
+
 /**
- * A fill of bytes: base64, or where `arrays` allows it (the registry's
- * `bytes`) an array of integers 0..255.
+ * A fill of bytes: base64, or where `arrays` allows it an array of byte
+ * values.
  * @param {string} where
  * @param {unknown} fill
  * @param {{arrays?: boolean}} [options]
  * @returns {Uint8Array}
  */
 export function fillByteString(where, fill, { arrays = false } = {}) {
-  const bytes = base64Bytes(fill);
+  const bytes = base64Bytes(fill) ?? (arrays ? byteValues(fill) : undefined);
   if (bytes) return bytes;
-  if (arrays && Array.isArray(fill) && fill.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) {
-    return Uint8Array.from(fill);
-  }
   throw refuseFill(
     where,
     fill,
