@@ -43,7 +43,10 @@ export async function refuseMissingNode(store, key, opts) {
   const folder = key.slice(0, at + 1);
   const file = key.slice(at + 1);
   const others = NODE_FILES.filter((f) => f !== file);
-  const found = await Promise.all(others.map((f) => store.get(`${folder}${f}`, opts).catch(() => undefined)));
+  // A store may answer at once (a Map) or fail (the network): a probe
+  // that fails says nothing, and the miss stays zarrita's to report.
+  const probes = others.map((f) => Promise.resolve().then(() => store.get(`${folder}${f}`, opts)).then((bytes) => bytes, () => "unknown"));
+  const found = await Promise.all(probes);
   if (found.some((bytes) => bytes !== undefined && bytes !== null)) return;
   const path = folder.replace(/\/$/, "") || "/";
   const place = placeOf(store, folder || "/");

@@ -1,4 +1,4 @@
-// The README's Troubleshooting table lists the messages users really get:
+// The troubleshooting table (docs/troubleshooting.md) lists the messages users really get:
 // each mistake is made on zarrita 0.5.4, 0.6.1, 0.6.2 and 0.7.5 (each in a
 // process of its own, so that no registration of another case leaks in),
 // and what that zarrita throws must be a message the table shows, in its
@@ -25,11 +25,11 @@ const VERSIONS = [
 ];
 const ZARRITA_07 = "0.7.5";
 
-// The "you see" cells of the README's Troubleshooting table, and the code
-// spans in them.
+// The "you see" cells of the troubleshooting table, and the code spans in
+// them.
 function troubleshootingCells() {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = /^## Troubleshooting\n([\s\S]*?)^## /m.exec(readme)[1];
+  const page = readFileSync(join(ROOT, "docs/troubleshooting.md"), "utf8");
+  const section = /^## What you see\n([\s\S]*?)^## /m.exec(page)[1];
   const rows = section.split("\n").filter((line) => line.startsWith("| ") && !/^\| (you see|---)/.test(line));
   return rows.map((row) => row.split(" | ")[0].slice(2));
 }
@@ -40,7 +40,7 @@ const spansOf = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 // prints what was thrown: { name, message, code, cause } or "ok".
 const SCRIPT = `
 import FileSystemStore from "@zarrita/storage/fs";
-import { register, withDataTypes, PackBitsCodec } from "zarr-codecs-wasm";
+import { read, register, withDataTypes, PackBitsCodec } from "zarr-codecs-wasm";
 const zarr = await import(process.env.ZARRITA);
 const dir = process.env.SAMPLE;
 const results = {};
@@ -81,6 +81,12 @@ await attempt("fixed_length_utf32", () => zarr.open.v3(at(new FileSystemStore(di
 const v2 = new FileSystemStore(process.env.V2);
 await attempt("v2 complex", () => zarr.open(at(v2, "c8"), { kind: "array" }));
 await attempt("v2 datetime64, opened as v2", () => zarr.open.v2(at(v2, "datetime"), { kind: "array" }));
+// A typo in the path: with withDataTypes, and with zarrita alone.
+await attempt("a typo in the path, through withDataTypes", () => zarr.open(at(withDataTypes(new FileSystemStore(dir)), "imgae"), { kind: "array" }));
+await attempt("a typo in the path, zarrita alone", () => zarr.open(at(new FileSystemStore(dir), "imgae"), { kind: "array" }));
+// A codec no registry has, read through read.
+const lzma = new Map([["/l/zarr.json", v3({ codecs: [{ name: "bytes" }, { name: "lzma", configuration: {} }] })], ["/l/c/0", new Uint8Array(2)]]);
+await attempt("an unknown codec, through read", async () => read(await zarr.open(at(lzma, "l"), { kind: "array" })));
 // Registered from here on.
 register(zarr.registry);
 await attempt("a truncated chunk", async () => zarr.get(await zarr.open(at(new FileSystemStore(process.env.TRUNCATED), "image"), { kind: "array" }), [zarr.slice(0, 2), zarr.slice(0, 2)]));
@@ -116,6 +122,9 @@ const ERRORS = {
   "a truncated chunk": (v) => (v === ZARRITA_07 ? 'Failed to decode chunk via codec "packbits"' : "LENGTH_MISMATCH"),
   "a missing chunk, complex fill with different parts": (v) => (v === ZARRITA_07 ? "ok" : "UNFILLABLE_CHUNK"),
   "zarr.set of int4 9": () => "VALUE_OUT_OF_RANGE",
+  "a typo in the path, through withDataTypes": () => "NOT_FOUND",
+  "a typo in the path, zarrita alone": (v) => (v === ZARRITA_07 ? "NotFoundError: Not found: v3 array or group" : "NodeNotFoundError: Node not found: v3 array or group"),
+  "an unknown codec, through read": () => "UNKNOWN_CODEC",
   "new BoolArray([...]) without SharedArrayBuffer": (v) => (v === ZARRITA_07 ? "SharedArrayBuffer is not defined" : "ok"),
 };
 
