@@ -21,3 +21,4 @@ export { isPresented, storedDataType } from "./data-types/with-data-types.js";
 export { byteStrings } from "./data-types/byte-string-values.js";
 export { structFields } from "./records/struct-fields.js";
 export { withN5 } from "./n5/with-n5.js";
+export { createReadPool } from "./pool/read-pool.js";

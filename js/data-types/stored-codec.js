@@ -19,6 +19,7 @@
 import { BytesCodec } from "../codecs/bytes.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { dataTypeOf } from "../types/data-type.js";
 import { ByteStringCodec } from "./byte-string-codec.js";
 import { StringCodec } from "./string-codec.js";
 
@@ -70,6 +71,36 @@ export function issueTicket(conversion, previous) {
 /** Forgets tickets (their store is gone). */
 export function revokeTickets(tickets) {
   for (const ticket of tickets) conversions.delete(ticket);
+}
+
+/**
+ * The conversion behind `ticket` as plain data that crosses postMessage
+ * (read's worker pool, js/pool/): the codec, the stored type by its
+ * descriptor and the fields codecs read, the adapter's floats; undefined
+ * for a ticket that is not live.
+ */
+export function exportConversion(ticket) {
+  const c = conversions.get(ticket);
+  if (!c) return undefined;
+  const { name, descriptor, lengthBytes, codePoints } = c.dataType;
+  return {
+    codec: { name: c.codec.name, configuration: c.codec.configuration },
+    dataType: { name, descriptor, lengthBytes, codePoints },
+    adapter: { floats: c.adapter?.floats },
+    dropTrailing: c.dropTrailing,
+    strings: Boolean(c.strings),
+    byteStrings: Boolean(c.byteStrings),
+  };
+}
+
+/** Records an exported conversion under its ticket (in a worker's realm). */
+export function importConversion(ticket, exported) {
+  const { name, descriptor, lengthBytes, codePoints } = exported.dataType;
+  const extra = {};
+  if (lengthBytes !== undefined) extra.lengthBytes = lengthBytes;
+  if (codePoints !== undefined) extra.codePoints = codePoints;
+  const dataType = dataTypeOf(`${STORED_CODEC}: ${name}`, descriptor, name, extra);
+  conversions.set(ticket, { ...exported, dataType, adapter: exported.adapter.floats === undefined ? {} : exported.adapter });
 }
 
 /** Builds the codec a conversion names for a chunk of `shape`. */

@@ -28,10 +28,13 @@ import { wasm } from "../wasm/load.js";
  * @property {"codec" | "n5" | "copy"} kind
  * @property {(bytes: Uint8Array) => Promise<unknown>} open
  * @property {(opened: unknown, desc: number, band: number, where: () => string) => void} place
+ * @property {{name: string, codec: object}[]} bytesCodecs  the bytes -> bytes
+ *   codecs it runs, in the chain's order, as the registries gave them (the worker
+ *   pool takes only chains whose codecs it has itself: js/pool/chain.js)
  */
 
-async function loadCodec(names, configuration, meta) {
-  for (const registry of registeredRegistries()) {
+async function loadCodec(registries, names, configuration, meta) {
+  for (const registry of registries) {
     for (const name of names) {
       const load = registry.get(name);
       if (typeof load !== "function") continue;
@@ -62,10 +65,10 @@ function asBytes(value, what) {
  * The bytes -> bytes codecs of a chain, loaded; undefined where one is in
  * no registry register() extended (then zarrita reads the array).
  */
-async function bytesCodecs(chain, meta) {
+async function bytesCodecs(chain, meta, registries) {
   const out = [];
   for (const { names, configuration } of chain.bytesToBytes) {
-    const loaded = await loadCodec(names, configuration, meta);
+    const loaded = await loadCodec(registries, names, configuration, meta);
     if (!loaded) return undefined;
     out.push(loaded);
   }
@@ -92,9 +95,12 @@ function arrayToBytesCodec(chain, meta) {
 /**
  * @param {import("./codec-chain.js").Chain} chain
  * @param {{dataType: string, chunkShape: number[], elementBytes: number, fillValue: unknown}} array
+ * @param {Map<string, () => Promise<unknown>>[]} [registries] where the
+ *   bytes -> bytes codecs come from: the registries register() extended,
+ *   or in a pool's worker the package's own (js/pool/chain.js)
  * @returns {Promise<ChunkDecoder | {unsupported: string}>}
  */
-export async function chunkDecoder(chain, array) {
+export async function chunkDecoder(chain, array, registries = registeredRegistries()) {
   const meta = {
     dataType: array.dataType,
     data_type: array.dataType,
@@ -102,7 +108,7 @@ export async function chunkDecoder(chain, array) {
     codecs: undefined,
     fillValue: array.fillValue,
   };
-  const compressors = await bytesCodecs(chain, meta);
+  const compressors = await bytesCodecs(chain, meta, registries);
   if (!compressors) return { unsupported: "a bytes -> bytes codec in no registry register() extended" };
   const decompress = async (bytes) => {
     for (let i = compressors.length - 1; i >= 0; i--) {
@@ -119,9 +125,10 @@ export async function chunkDecoder(chain, array) {
   const chunkBytes = array.chunkShape.reduce((a, b) => a * b, 1) * array.elementBytes;
   const { name } = chain.arrayToBytes;
   if (name === "n5_default") {
-    const n5 = new N5DefaultCodec(chain.arrayToBytes.configuration, meta, { registry: registeredRegistries()[0] });
+    const n5 = new N5DefaultCodec(chain.arrayToBytes.configuration, meta, { registry: registries[0] });
     return {
       kind: "n5",
+      bytesCodecs: compressors,
       open: async (bytes) => n5[OPEN_BLOCK](await decompress(bytes)),
       place: (block, desc, band) => n5[PLACE_BLOCK](block, desc, band),
     };
@@ -131,7 +138,7 @@ export async function chunkDecoder(chain, array) {
     // Byte strings' bytes are the presented bytes: copied into place (the
     // copy checks the chunk's length, as the codec does).
     const module = wasm();
-    return { kind: "copy", open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+    return { kind: "copy", bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
   }
   if (codec) {
     const core = codec[coreOf];
@@ -141,9 +148,9 @@ export async function chunkDecoder(chain, array) {
     }
     // The codec object itself is kept (not only its core): its collection
     // frees the wasm instance (js/wasm/instance.js).
-    return { kind: "codec", open: decompress, place: (bytes, desc, band, where) => decodeInPlace(codec[coreOf], bytes, desc, band, where) };
+    return { kind: "codec", bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => decodeInPlace(codec[coreOf], bytes, desc, band, where) };
   }
   if (name !== "bytes" && name !== "endian") return { unsupported: `the ${name} codec for ${array.dataType}` };
   const module = wasm();
-  return { kind: "copy", open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+  return { kind: "copy", bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
 }

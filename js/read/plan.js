@@ -33,6 +33,10 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
  * @property {number[] | null} order   the decoder's storage order
  * @property {import("./codec-chain.js").Sharding | undefined} sharding
  *   read fetches inner chunks of shards itself
+ * @property {import("./codec-chain.js").Chain | undefined} chain  the chain
+ *   the decoder was made from (a worker pool makes its own from it)
+ * @property {Promise<object> | undefined} pool  what a worker pool needs
+ *   to decode the array's chunks, made on its first pooled read (js/pool/chain.js)
  */
 
 const bytesOfElement = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice();
@@ -69,7 +73,7 @@ function fillFromMetadata(arr, chain, elementBytes) {
 async function makePlan(arr, signal) {
   const za = zarritaArray(arr);
   const Container = za.TypedArray;
-  const plan = { za, Container, elementBytes: 0, fill: undefined, valuesFill: undefined, decoder: undefined, viaZarrita: undefined, order: null, sharding: undefined };
+  const plan = { za, Container, elementBytes: 0, fill: undefined, valuesFill: undefined, decoder: undefined, viaZarrita: undefined, order: null, sharding: undefined, chain: undefined, pool: undefined };
   if (typeof Container !== "function") {
     plan.viaZarrita = "zarrita's array context was not found";
     return plan;
@@ -156,6 +160,7 @@ async function makePlan(arr, signal) {
     else {
       plan.decoder = decoder;
       plan.order = chain.order;
+      plan.chain = chain;
     }
   } catch (error) {
     plan.viaZarrita = `its codecs (${error?.message ?? error})`;

@@ -9,7 +9,7 @@
 // caller's createQueue), and placed as they arrive. What read does not
 // decode itself goes through zarrita's own getChunk and is placed the same
 // way, so read reads every array zarr.get reads.
-import { describe, tagOf, withArticle, ZarrCodecError } from "../errors.js";
+import { describe, messageOf, tagOf, withArticle, ZarrCodecError } from "../errors.js";
 import { FILLS_MISSING } from "../data-types/array-extension.js";
 import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
@@ -18,6 +18,8 @@ import { planOf } from "./plan.js";
 import { shardReader } from "./shard-reader.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
+import { chunkWhere, withWhere } from "./chunk-where.js";
+import { placePooled, pooledChainOf, pooledReadsOf } from "../pool/pooled-read.js";
 import { outputShape, resolveSelection } from "./selection.js";
 import { allocateBand, copyBandOut, copyInPlace, describe as describePlacement, fillInPlace, freeBand } from "./wasm-placement.js";
 
@@ -39,6 +41,24 @@ function checkOptions(options) {
   if (options === null || typeof options !== "object") {
     throw new ZarrCodecError("INVALID_INPUT", `read: options must be an object, got ${describe(options)}`);
   }
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    throw new ZarrCodecError("INVALID_INPUT", `read: onProgress must be a function, got ${describe(options.onProgress)}`);
+  }
+}
+
+// onProgress({ done, total, chunk, worker }) once per chunk placed: a call
+// that throws fails the read (CALLBACK_FAILED, its error as the cause).
+function progressOf(onProgress, total) {
+  if (onProgress === undefined) return undefined;
+  let done = 0;
+  return (c, worker) => {
+    done += 1;
+    try {
+      onProgress({ done, total, chunk: c.coords.slice(), worker });
+    } catch (cause) {
+      throw new ZarrCodecError("CALLBACK_FAILED", `read: onProgress threw: ${messageOf(cause)}`, { cause });
+    }
+  };
 }
 
 // A fresh output as zarr.get makes it (on a SharedArrayBuffer if asked).
@@ -88,25 +108,18 @@ function storageOrder(shape, stride) {
   return order;
 }
 
-function chunkWhere(arr, za, coords) {
-  const key = za.chunkKey ? za.chunkKey(coords) : `[${coords.join(", ")}]`;
-  return `read: chunk ${key} of array ${arr.path ?? "/"}`;
-}
-
-function withWhere(error, where) {
-  if (!(error instanceof ZarrCodecError) || error.message.startsWith(where)) return error;
-  return new ZarrCodecError(error.code, `${where}: ${error.message.replace(/^read: /, "")}`, { cause: error.cause ?? error });
-}
 
 /**
  * @param {object} arr a zarrita Array
  * @param {unknown} [selection]
  * @param {{into?: unknown, signal?: AbortSignal, createQueue?: () => {add: Function, onIdle: Function},
- *   useSharedArrayBuffer?: boolean, opts?: object}} [options]
+ *   useSharedArrayBuffer?: boolean, opts?: object, pool?: object,
+ *   onProgress?: (progress: {done: number, total: number, chunk: number[], worker: number | null}) => void}} [options]
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
   checkOptions(options);
+  const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
   const signal = signalOf(options);
   signal?.throwIfAborted();
   await ensureReady();
@@ -131,8 +144,14 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   const chunks = chunksOf(region);
   const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
   const fetch = chunkFetch(arr, plan, storeOptions);
-  if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch);
-  else await placeBands(arr, plan, region, chunks, out, queue, signal, fetch);
+  const progress = progressOf(options.onProgress, chunks.length);
+  // Through the pool where its workers decode the array's chain (never a
+  // single value: one element is quicker here than a message away).
+  const described = pool && !scalar && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
+  if (pool && !described) pool.countInThread();
+  if (described) await placePooled({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
+  else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
+  else await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   if (!scalar) return result;
   return typeof out.get === "function" ? out.get(0) : out[0];
 }
@@ -180,7 +199,7 @@ function chunksOf(axes) {
 // chunk decoded by zarrita, its values placed one by one. A missing chunk
 // is filled here (each element its own copy of bytes), in proportion to
 // what the selection takes of it.
-async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch) {
+async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, progress) {
   const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
   const outStride = cOrderStrides(shape);
   // Each kept axis's stride in the output (0 where dropped).
@@ -247,6 +266,7 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch) {
           }
         };
         walk(0, 0, 0);
+        progress?.(c, null);
       } catch (e) {
         if (!error) fail((error = e));
       }
@@ -262,7 +282,7 @@ function detached() {
   return new ZarrCodecError("INVALID_INPUT", "read: into was detached (its buffer transferred) while the read was filling it");
 }
 
-async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch) {
+async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, progress) {
   const module = wasm();
   const { za, decoder } = plan;
   const eb = plan.elementBytes;
@@ -347,7 +367,10 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch) {
       throw withWhere(error, where());
     }
     band.chunksLeft -= 1;
-    if (--c.usesLeft === 0) c.opened = undefined;
+    if (--c.usesLeft === 0) {
+      c.opened = undefined;
+      progress?.(c, null);
+    }
   }
 
   // Bands that are complete are copied out and freed; then as many as

@@ -1,0 +1,190 @@
+// One read through a pool (read(arr, selection, { pool })): the calling
+// thread fetches each chunk (as read does without a pool), copies its
+// bytes and transfers the copy to a worker, which decodes it into its box
+// (box.js) and then either writes the box into the output itself, where
+// the output is on a SharedArrayBuffer, or transfers the box back for the
+// calling thread to place with one copy. Missing chunks are filled by the
+// workers the same way.
+//
+// Settling: the read resolves when every chunk is placed. It fails at the
+// first error (a chunk's, a worker's death, an abort, a throwing
+// onProgress): its queued jobs are dropped, its workers told, and with a
+// shared output it first raises the read's abort flag and waits until no
+// worker is writing (worker-side.js checks the flag after registering as
+// a writer), so nothing is written into the output once the read rejected.
+import { hasOwn, ZarrCodecError } from "../errors.js";
+import { N5_BLOCK } from "../n5/n5-default-codec.js";
+import { chunkWhere } from "../read/chunk-where.js";
+import { countRead } from "../read/read-counts.js";
+import { boxOf, copyRuns } from "./box.js";
+import { workerChainOf } from "./chain.js";
+import { poolInternals } from "./read-pool.js";
+
+const ABORTED = 0;
+const chainIds = new WeakMap(); // plan -> id, the same in every pool
+let nextChain = 1;
+let nextRead = 1;
+
+const isShared = (buffer) => typeof SharedArrayBuffer === "function" && buffer instanceof SharedArrayBuffer;
+
+/**
+ * The array's WorkerChain, or undefined where a worker cannot decode its
+ * chunks (then the read runs on the calling thread). Worked out once per array.
+ */
+export async function pooledChainOf(plan, dataType) {
+  plan.pool ??= workerChainOf(plan, dataType);
+  const described = await plan.pool;
+  return described.unsupported ? undefined : described;
+}
+
+/** The pool's internals, checked; counts a read it cannot take. */
+export function pooledReadsOf(pool) {
+  return poolInternals(pool);
+}
+
+function rebuiltError(plain) {
+  const cause = plain.cause ? Object.assign(new Error(plain.cause.message), { name: plain.cause.name }) : undefined;
+  const options = cause ? { cause } : undefined;
+  if (plain.code) return new ZarrCodecError(plain.code, plain.message, options);
+  const Type = { TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError }[plain.name] ?? Error;
+  return new Type(plain.message, options);
+}
+
+// Until no live worker is writing into the read's output.
+async function writersGone(state, slots, live) {
+  for (const slot of slots) {
+    while (live(slot) && Atomics.load(state, 1 + slot.index) !== 0) {
+      if (typeof Atomics.waitAsync === "function") {
+        const waited = Atomics.waitAsync(state, 1 + slot.index, 1, 50);
+        if (waited.async) await waited.value;
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
+  }
+}
+
+/**
+ * @param {object} r
+ * @param {object} r.arr, r.plan, r.described, r.axes, r.chunks, r.out, r.queue, r.signal, r.fetch
+ * @param {((chunk: object, worker: number | null) => void) | undefined} r.progress
+ * @param {object} r.internal the pool's internals (read-pool.js)
+ */
+export async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, internal }) {
+  await internal.ready();
+  const { za } = plan;
+  const eb = plan.elementBytes;
+  const rank = axes.length;
+  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
+  const strideBytes = new Array(rank).fill(0);
+  for (let i = rank - 1, step = eb, o = shape.length - 1; i >= 0; i--) {
+    if (axes[i].dropped) continue;
+    strideBytes[i] = step;
+    step *= shape[o--];
+  }
+  const outBytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const outLength = outBytes.byteLength;
+  const shared = isShared(out.buffer);
+  const state = shared ? new Int32Array(new SharedArrayBuffer(4 * (1 + internal.size))) : null;
+  if (!chainIds.has(plan)) chainIds.set(plan, nextChain++);
+
+  let failed;
+  let fail;
+  let finish;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
+  const finished = new Promise((resolve) => {
+    finish = resolve;
+  });
+  let placed = 0;
+  const total = chunks.length;
+
+  const task = {
+    id: nextRead++,
+    chainId: chainIds.get(plan),
+    described,
+    shared: shared ? { out: { buffer: out.buffer, byteOffset: out.byteOffset, byteLength: out.byteLength }, state: state.buffer } : null,
+    onReply(job, reply, worker) {
+      if (failed) return;
+      try {
+        if (reply.type === "failed") throw rebuiltError(reply.error);
+        if (reply.type !== "done") return;
+        if (reply.box) {
+          // A transferred `into` has no bytes left to write to.
+          if (outBytes.byteLength !== outLength) throw detached();
+          copyRuns(new Uint8Array(reply.box), outBytes, job.box);
+        } else {
+          // Pairs with the worker's release of its writer flag: what it
+          // wrote is visible here.
+          Atomics.load(state, 1 + worker);
+        }
+        countRead(job.path);
+        progress?.(job.chunk, worker);
+        if (++placed === total) finish();
+      } catch (error) {
+        setFailed(error);
+      }
+    },
+    onWorkerFailed(job, reason) {
+      setFailed(new ZarrCodecError("WORKER_FAILED", `${job.where}: the pool's worker decoding it failed (${reason}); the pool starts another for later reads`));
+    },
+    onClosed() {
+      setFailed(new ZarrCodecError("WORKER_FAILED", "read: the read pool was closed while this read used it"));
+    },
+  };
+
+  function setFailed(error) {
+    if (failed) return;
+    failed = { error };
+    if (state) Atomics.store(state, ABORTED, 1);
+    internal.end(task);
+    fail(error);
+  }
+
+  const onAbort = () => setFailed(signal.reason ?? new Error("This operation was aborted"));
+  signal?.addEventListener?.("abort", onAbort, { once: true });
+  internal.begin(task);
+  try {
+    for (const c of chunks) {
+      queue.add(async () => {
+        try {
+          if (failed) return;
+          signal?.throwIfAborted();
+          const bytes = await fetch(c.coords);
+          if (failed) return;
+          signal?.throwIfAborted();
+          const box = boxOf(c, axes, za.chunkShape, strideBytes, eb);
+          const where = chunkWhere(arr, za, c.coords);
+          let payload = null;
+          let n5Block;
+          if (bytes !== undefined && bytes !== null) {
+            // A copy is transferred: the store may keep the bytes it gave.
+            payload = bytes.slice().buffer;
+            if (hasOwn(bytes, N5_BLOCK)) n5Block = { key: bytes[N5_BLOCK]?.key };
+          }
+          const path = payload === null ? "filled" : { codec: "decoded", n5: "n5", copy: "copied" }[described.kind];
+          internal.submit(task, { bytes: payload, box, where, n5Block, chunk: c, path });
+        } catch (error) {
+          setFailed(error);
+        }
+      });
+    }
+    await Promise.race([queue.onIdle(), failure]);
+    if (total > 0) await Promise.race([finished, failure]);
+    if (failed) throw failed.error;
+    signal?.throwIfAborted();
+  } catch (error) {
+    setFailed(error);
+    if (state) await writersGone(state, task.slots, internal.live);
+    throw failed.error;
+  } finally {
+    signal?.removeEventListener?.("abort", onAbort);
+    internal.end(task);
+  }
+}
+
+function detached() {
+  return new ZarrCodecError("INVALID_INPUT", "read: into was detached (its buffer transferred) while the read was filling it");
+}

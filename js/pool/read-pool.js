@@ -1,0 +1,270 @@
+// createReadPool({ workers }): workers that decode read's chunks
+// (docs/read.md, "Reads on every core"). The pool owns the workers and the
+// order jobs reach them; what a read does with its chunks is
+// pooled-read.js's.
+//
+// - Workers start when a job finds none idle, up to `workers`, and stay
+//   warm; each gets the compiled module (compiledWasm()) and its slot.
+// - Jobs wait per read; the pool takes them from the reads in turn (round
+//   robin), so a tile asked for during a whole-image read waits for one
+//   job per read, not for the whole read. A worker holds at most two jobs
+//   (one decoding, the next already posted).
+// - A worker knows an array's chain and a read's output once told; the
+//   pool tells it before the first job that needs them, and tells it to
+//   forget chains it has not used for a while.
+// - A worker that dies (throws outside a job, fails to load, is
+//   terminated) fails the reads that had jobs on it; its slot starts a new
+//   worker when a job next needs one.
+// - In Node, a worker holds the process open only while it has jobs
+//   (unref'd when idle), so a script that forgets close() still exits.
+import { describe, ZarrCodecError } from "../errors.js";
+import { compiledWasm } from "../wasm/load.js";
+import { spawner } from "./spawn.js";
+
+/** Internal: the pool's side that pooled-read.js uses. */
+export const POOL = Symbol("read pool");
+
+const JOBS_PER_WORKER = 2;
+const CHAINS_PER_WORKER = 32;
+const MAX_WORKERS = 256;
+
+function cores() {
+  const n = globalThis.navigator?.hardwareConcurrency ?? globalThis.process?.getBuiltinModule?.("node:os")?.availableParallelism?.();
+  return Number.isInteger(n) && n > 0 ? n : 4;
+}
+
+function workersOf(options) {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new ZarrCodecError("INVALID_INPUT", `createReadPool: options must be an object, got ${describe(options)}`);
+  }
+  const n = options?.workers;
+  if (n === undefined) return Math.max(1, cores() - 1);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) {
+    throw new ZarrCodecError("INVALID_INPUT", `createReadPool: workers must be an integer in 1..${MAX_WORKERS}, got ${describe(n)}`);
+  }
+  return n;
+}
+
+/**
+ * @typedef {object} ReadTask  one read's side (pooled-read.js)
+ * @property {number} id
+ * @property {number} chainId
+ * @property {object} described   the array's WorkerChain (chain.js)
+ * @property {{out: object, state: SharedArrayBuffer} | null} shared
+ * @property {object[]} pending   jobs not yet posted
+ * @property {Set<object>} slots  the workers it posted to
+ * @property {(job: object, reply: object, slot: number) => void} onReply
+ * @property {(job: object, reason: string, slot: number) => void} onWorkerFailed
+ */
+
+export function createReadPool(options) {
+  const max = workersOf(options);
+  const slots = new Array(max).fill(undefined);
+  const ring = []; // reads with jobs to post, in turn
+  let turn = 0;
+  let nextJob = 1;
+  let closed = false;
+  let spawn;
+  let spawning;
+  const stats = { started: 0, failed: 0, jobs: 0, shared: 0, transferred: 0, reads: 0, inThread: 0 };
+
+  function start(index) {
+    const endpoint = spawn();
+    const slot = { index, endpoint, inflight: new Map(), chains: new Map(), reads: new Set(), dead: false, jobs: 0 };
+    slots[index] = slot;
+    stats.started += 1;
+    endpoint.listen(
+      (message) => reply(slot, message),
+      (reason) => failed(slot, reason),
+    );
+    endpoint.unref();
+    endpoint.post({ type: "init", module: compiledWasm(), slot: index }, []);
+    return slot;
+  }
+
+  // A worker for the next job: an idle one, else a new one while there is
+  // room, else the least busy one with room for another job.
+  function slotForJob() {
+    let best;
+    for (const slot of slots) {
+      if (!slot) continue;
+      if (slot.inflight.size === 0) return slot;
+      if (slot.inflight.size < JOBS_PER_WORKER && (!best || slot.inflight.size < best.inflight.size)) best = slot;
+    }
+    const free = slots.indexOf(undefined);
+    if (free >= 0) return start(free);
+    return best;
+  }
+
+  function nextRead() {
+    for (let k = 0; k < ring.length; k++) {
+      const i = (turn + k) % ring.length;
+      if (ring[i].pending.length) {
+        turn = (i + 1) % ring.length;
+        return ring[i];
+      }
+    }
+    return undefined;
+  }
+
+  function pump() {
+    while (!closed) {
+      if (!ring.some((t) => t.pending.length)) return;
+      const slot = slotForJob();
+      if (!slot) return;
+      const task = nextRead();
+      post(slot, task, task.pending.shift());
+    }
+  }
+
+  function post(slot, task, job) {
+    const { endpoint } = slot;
+    if (!slot.chains.has(task.chainId)) {
+      endpoint.post({ type: "chain", id: task.chainId, described: task.described }, []);
+      if (slot.chains.size >= CHAINS_PER_WORKER) {
+        const [oldest] = slot.chains.keys();
+        slot.chains.delete(oldest);
+        endpoint.post({ type: "forget", id: oldest }, []);
+      }
+    } else {
+      slot.chains.delete(task.chainId); // most recently used last
+    }
+    slot.chains.set(task.chainId, true);
+    if (!slot.reads.has(task.id)) {
+      slot.reads.add(task.id);
+      task.slots.add(slot);
+      endpoint.post({ type: "read", id: task.id, out: task.shared?.out, state: task.shared?.state }, []);
+    }
+    const id = nextJob++;
+    if (slot.inflight.size === 0) endpoint.ref();
+    slot.inflight.set(id, { task, job });
+    stats.jobs += 1;
+    endpoint.post({ type: "job", id, read: task.id, chain: task.chainId, bytes: job.bytes, box: job.box, where: job.where, n5Block: job.n5Block }, job.bytes ? [job.bytes] : []);
+  }
+
+  function reply(slot, message) {
+    if (message.type === "fatal") {
+      failed(slot, `its wasm module did not load (${message.message})`);
+      return;
+    }
+    const entry = slot.inflight.get(message.id);
+    if (!entry) return;
+    slot.inflight.delete(message.id);
+    slot.jobs += 1;
+    if (slot.inflight.size === 0) slot.endpoint.unref();
+    if (message.type === "done") stats[message.box ? "transferred" : "shared"] += 1;
+    entry.task.onReply(entry.job, message, slot.index);
+    pump();
+  }
+
+  function failed(slot, reason) {
+    if (slot.dead) return;
+    slot.dead = true;
+    if (slots[slot.index] === slot) slots[slot.index] = undefined;
+    if (closed) return;
+    stats.failed += 1;
+    const lost = [...slot.inflight.values()];
+    slot.inflight.clear();
+    slot.endpoint.terminate().catch(() => {});
+    for (const { task, job } of lost) task.onWorkerFailed(job, reason, slot.index);
+    pump();
+  }
+
+  const internal = {
+    /** Resolves once workers can start on this platform. */
+    async ready() {
+      if (closed) throw poolClosed();
+      if (!spawn) {
+        spawning ??= spawner();
+        spawn = await spawning;
+      }
+    },
+    /** A read joins the pool. */
+    begin(task) {
+      if (closed) throw poolClosed();
+      task.slots = new Set();
+      task.pending = [];
+      ring.push(task);
+      stats.reads += 1;
+    },
+    submit(task, job) {
+      task.pending.push(job);
+      pump();
+    },
+    /** The read settled: its queued jobs are dropped, its workers told. */
+    end(task) {
+      if (task.ended) return;
+      task.ended = true;
+      task.pending.length = 0;
+      const i = ring.indexOf(task);
+      if (i >= 0) {
+        ring.splice(i, 1);
+        if (turn > i) turn -= 1;
+        if (turn >= ring.length) turn = 0;
+      }
+      for (const slot of task.slots) {
+        slot.reads.delete(task.id);
+        if (!slot.dead) slot.endpoint.post({ type: "end", id: task.id }, []);
+      }
+    },
+    /** The workers writing for a read may be these (dead ones cannot). */
+    live(slot) {
+      return !slot.dead;
+    },
+    countInThread() {
+      stats.inThread += 1;
+    },
+    slots: () => slots.filter(Boolean),
+    size: max,
+  };
+
+  function poolClosed() {
+    return new ZarrCodecError("WORKER_FAILED", "read: the read pool was closed");
+  }
+
+  return {
+    /** The most workers it runs. */
+    workers: max,
+    /**
+     * What the pool has done: workers started and failed, jobs run
+     * (chunks decoded by workers: written into a shared output, or
+     * transferred back), reads through it and reads it left to the
+     * calling thread (chains a worker cannot decode), and per worker
+     * alive, its jobs done.
+     */
+    stats() {
+      return {
+        ...stats,
+        alive: slots.filter(Boolean).length,
+        perWorker: slots.map((slot) => (slot ? slot.jobs : null)),
+      };
+    },
+    /** Ends every worker; reads under way fail with WORKER_FAILED. */
+    async close() {
+      if (closed) return;
+      closed = true;
+      const live = slots.filter(Boolean);
+      for (const slot of live) {
+        const lost = [...slot.inflight.values()];
+        slot.inflight.clear();
+        for (const { task, job } of lost) task.onWorkerFailed(job, "the pool was closed", slot.index);
+      }
+      for (const task of [...ring]) task.onClosed?.();
+      slots.fill(undefined);
+      await Promise.all(live.map((slot) => {
+        slot.dead = true;
+        return slot.endpoint.terminate().catch(() => {});
+      }));
+    },
+    [POOL]: internal,
+  };
+}
+
+/** The pool's internal side, or throws: `pool` must come from createReadPool. */
+export function poolInternals(pool) {
+  const internal = pool !== null && typeof pool === "object" ? pool[POOL] : undefined;
+  if (!internal) {
+    throw new ZarrCodecError("INVALID_INPUT", `read: pool must come from createReadPool(), got ${describe(pool)}`);
+  }
+  return internal;
+}

@@ -1,0 +1,162 @@
+// A pool worker's side (js/pool/read-worker.js in browsers,
+// js/pool/node-thread.js in Node): it loads the compiled module the pool
+// posts (the slim side: no inlined copy), learns the chains of the arrays
+// it decodes (chain.js), and decodes chunk after chunk: each into its box
+// in wasm memory (box.js), then into the shared output, or back to the
+// calling thread, its box's bytes transferred. Messages (all from the
+// pool, js/pool/read-pool.js):
+//
+//   init    { module, slot }            the compiled module; the worker's slot
+//   chain   { id, described }           an array's WorkerChain
+//   forget  { id }                      a chain no longer needed
+//   read    { id, out?, state? }        a read: its shared output bytes and
+//                                       its state (Int32Array on a SAB:
+//                                       [aborted, writing per slot...])
+//   end     { id }                      the read settled: drop its jobs
+//   job     { id, read, chain, bytes | null, box, where, n5Block? }
+//
+// and back: done { id, box?: ArrayBuffer, decodeMs, placeMs },
+// failed { id, error }, skipped { id }, fatal { message }.
+import createZarrCodecsModule from "../../dist/zarr-codecs-wasm.mjs";
+import { ZarrCodecError } from "../errors.js";
+import { N5_BLOCK } from "../n5/n5-default-codec.js";
+import { withWhere } from "../read/chunk-where.js";
+import { allocateBand, describe, fillInPlace, freeBand } from "../read/wasm-placement.js";
+import { readyWith, wasm } from "../wasm/load.js";
+import { copyRuns, storageAxes } from "./box.js";
+import { decoderInWorker } from "./chain.js";
+
+const ABORTED = 0;
+
+// An error as plain data: the package's by code and message, its cause by
+// name and message; anything else by name and message.
+function plainError(error) {
+  const cause = error?.cause;
+  const plainCause = cause === undefined ? undefined : { name: String(cause?.name ?? "Error"), message: String(cause?.message ?? cause) };
+  if (error instanceof ZarrCodecError) return { code: error.code, message: error.message, cause: plainCause };
+  return { name: String(error?.name ?? "Error"), message: String(error?.message ?? error), cause: plainCause };
+}
+
+/**
+ * Serves the pool on `endpoint`: { post(message, transfer), listen(handler) }.
+ */
+export function serve(endpoint) {
+  let slot = 0;
+  let loaded;
+  const chains = new Map(); // id -> Promise<{ described, decoder }>
+  const reads = new Map(); // id -> { out, state }
+  const queue = [];
+  let running = false;
+
+  function aborted(read) {
+    return !read || (read.state !== null && Atomics.load(read.state, ABORTED) !== 0);
+  }
+
+  async function run(job) {
+    await loaded;
+    const read = reads.get(job.read);
+    if (aborted(read)) return { type: "skipped", id: job.id };
+    const { described, decoder } = await chains.get(job.chain);
+    const t0 = performance.now();
+    let opened;
+    if (job.bytes !== null) {
+      const bytes = new Uint8Array(job.bytes);
+      if (job.n5Block) Object.defineProperty(bytes, N5_BLOCK, { value: job.n5Block, configurable: true });
+      try {
+        opened = await decoder.open(bytes);
+      } catch (error) {
+        throw withWhere(error, job.where);
+      }
+      if (aborted(reads.get(job.read))) return { type: "skipped", id: job.id };
+    }
+    const module = wasm();
+    const { box } = job;
+    const at = allocateBand(module, box.bytes);
+    try {
+      const where = () => job.where;
+      try {
+        if (job.bytes === null) {
+          fillInPlace(module, described.fill, describe(module, described.array.elementBytes, 0, box.bytes, storageAxes(box.desc, null)), at, where);
+        } else {
+          decoder.place(opened, describe(module, described.array.elementBytes, 0, box.bytes, storageAxes(box.desc, described.order)), at, where);
+        }
+      } catch (error) {
+        throw withWhere(error, job.where);
+      }
+      const t1 = performance.now();
+      const decoded = module.HEAPU8.subarray(at, at + box.bytes);
+      if (read.out) {
+        // Registered as a writer, then the abort flag read: the calling
+        // thread sets the flag, then waits for writers to leave, so nothing
+        // is written into the output after a read has failed.
+        const state = read.state;
+        Atomics.store(state, 1 + slot, 1);
+        try {
+          if (Atomics.load(state, ABORTED) !== 0) return { type: "skipped", id: job.id };
+          copyRuns(decoded, read.out, box);
+        } finally {
+          Atomics.store(state, 1 + slot, 0);
+          Atomics.notify(state, 1 + slot);
+        }
+        return { type: "done", id: job.id, decodeMs: t1 - t0, placeMs: performance.now() - t1 };
+      }
+      const copy = decoded.slice();
+      return { type: "done", id: job.id, box: copy.buffer, decodeMs: t1 - t0, placeMs: performance.now() - t1 };
+    } finally {
+      freeBand(module, at);
+    }
+  }
+
+  async function drain() {
+    if (running) return;
+    running = true;
+    while (queue.length) {
+      const job = queue.shift();
+      let reply;
+      try {
+        reply = await run(job);
+      } catch (error) {
+        reply = { type: "failed", id: job.id, error: plainError(error) };
+      }
+      endpoint.post(reply, reply.box ? [reply.box] : []);
+    }
+    running = false;
+  }
+
+  endpoint.listen((message) => {
+    switch (message.type) {
+      case "init":
+        slot = message.slot;
+        loaded = readyWith({ wasm: message.module }, undefined, async () => createZarrCodecsModule);
+        loaded.catch((error) => endpoint.post({ type: "fatal", message: `${error?.code ?? error?.name}: ${error?.message ?? error}` }, []));
+        break;
+      case "chain": {
+        const made = (async () => {
+          await loaded;
+          return { described: message.described, decoder: await decoderInWorker(message.described) };
+        })();
+        made.catch(() => {}); // reported by the jobs that use it
+        chains.set(message.id, made);
+        break;
+      }
+      case "forget":
+        chains.delete(message.id);
+        break;
+      case "read":
+        reads.set(message.id, {
+          out: message.out ? new Uint8Array(message.out.buffer, message.out.byteOffset, message.out.byteLength) : null,
+          state: message.state ? new Int32Array(message.state) : null,
+        });
+        break;
+      case "end":
+        reads.delete(message.id);
+        break;
+      case "job":
+        queue.push(message);
+        drain();
+        break;
+      default:
+        break;
+    }
+  });
+}
