@@ -12,7 +12,7 @@
 // shared output it first raises the read's abort flag and waits until no
 // worker is writing (worker-side.js checks the flag after registering as
 // a writer), so nothing is written into the output once the read rejected.
-import { hasOwn, ZarrCodecError } from "../errors.js";
+import { describe, hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { chunkWhere } from "../read/chunk-where.js";
 import { countRead } from "../read/read-counts.js";
@@ -114,7 +114,7 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
         if (reply.box) {
           // A transferred `into` has no bytes left to write to.
           if (outBytes.byteLength !== outLength) throw detached();
-          copyRuns(new Uint8Array(reply.box), outBytes, job.box);
+          copyRuns(new Uint8Array(reply.box, 0, job.box.bytes), outBytes, job.box);
         } else {
           // Pairs with the worker's release of its writer flag: what it
           // wrote is visible here.
@@ -155,17 +155,15 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
           const bytes = await fetch(c.coords);
           if (failed) return;
           signal?.throwIfAborted();
+          const t0 = performance.now();
           const box = boxOf(c, axes, za.chunkShape, strideBytes, eb);
           const where = chunkWhere(arr, za, c.coords);
-          let payload = null;
-          let n5Block;
-          if (bytes !== undefined && bytes !== null) {
-            // A copy is transferred: the store may keep the bytes it gave.
-            payload = bytes.slice().buffer;
-            if (hasOwn(bytes, N5_BLOCK)) n5Block = { key: bytes[N5_BLOCK]?.key };
-          }
-          const path = payload === null ? "filled" : { codec: "decoded", n5: "n5", copy: "copied" }[described.kind];
-          internal.submit(task, { bytes: payload, box, where, n5Block, chunk: c, path });
+          const missing = bytes === undefined || bytes === null;
+          const n5Block = !missing && hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
+          const source = missing ? null : asBytes(bytes);
+          const path = missing ? "filled" : { codec: "decoded", n5: "n5", copy: "copied" }[described.kind];
+          internal.submit(task, { source, length: source?.byteLength ?? 0, box, where, n5Block, chunk: c, path });
+          internal.countCalling(performance.now() - t0);
         } catch (error) {
           setFailed(error);
         }
@@ -183,6 +181,13 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
     signal?.removeEventListener?.("abort", onAbort);
     internal.end(task);
   }
+}
+
+// The store's answer as bytes (a Uint8Array, or another view of bytes).
+function asBytes(value) {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw new ZarrCodecError("INVALID_INPUT", `read: the store returned ${describe(value)} for a chunk, not bytes`);
 }
 
 function detached() {

@@ -66,7 +66,7 @@ export function createReadPool(options) {
   let closed = false;
   let spawn;
   let spawning;
-  const stats = { started: 0, failed: 0, jobs: 0, shared: 0, transferred: 0, reads: 0, inThread: 0 };
+  const stats = { started: 0, failed: 0, jobs: 0, shared: 0, transferred: 0, reads: 0, inThread: 0, decodeMs: 0, placeMs: 0, callingMs: 0 };
 
   function start(index) {
     const endpoint = spawn();
@@ -139,7 +139,36 @@ export function createReadPool(options) {
     if (slot.inflight.size === 0) endpoint.ref();
     slot.inflight.set(id, { task, job });
     stats.jobs += 1;
-    endpoint.post({ type: "job", id, read: task.id, chain: task.chainId, bytes: job.bytes, box: job.box, where: job.where, n5Block: job.n5Block }, job.bytes ? [job.bytes] : []);
+    // The chunk's bytes copied now, as the job leaves (the store may keep
+    // the bytes it gave, so they are never transferred themselves), into
+    // a buffer that came back from a worker where one fits.
+    let bytes = null;
+    if (job.source) {
+      bytes = spareBuffer(job.source.byteLength);
+      new Uint8Array(bytes, 0, job.source.byteLength).set(job.source);
+      job.source = undefined;
+    }
+    endpoint.post({ type: "job", id, read: task.id, chain: task.chainId, bytes, length: job.length, box: job.box, where: job.where, n5Block: job.n5Block }, bytes ? [bytes] : []);
+  }
+
+  // Buffers go back and forth (chunk bytes out, boxes and spent chunk
+  // buffers back), so a read allocates almost none once the pool is warm:
+  // fresh ones for every chunk made the collector run during reads.
+  const spares = [];
+  function spareBuffer(bytes) {
+    let best = -1;
+    for (let i = 0; i < spares.length; i++) {
+      const n = spares[i].byteLength;
+      if (n >= bytes && n <= 4 * bytes + 65536 && (best < 0 || n < spares[best].byteLength)) best = i;
+    }
+    if (best < 0) return new ArrayBuffer(bytes);
+    const [buffer] = spares.splice(best, 1);
+    return buffer;
+  }
+  function keep(buffer) {
+    if (!buffer || buffer.byteLength === 0) return;
+    spares.push(buffer);
+    if (spares.length > 4 * max + 4) spares.shift();
   }
 
   function reply(slot, message) {
@@ -152,8 +181,16 @@ export function createReadPool(options) {
     slot.inflight.delete(message.id);
     slot.jobs += 1;
     if (slot.inflight.size === 0) slot.endpoint.unref();
-    if (message.type === "done") stats[message.box ? "transferred" : "shared"] += 1;
+    if (message.type === "done") {
+      stats[message.box ? "transferred" : "shared"] += 1;
+      stats.decodeMs += message.decodeMs;
+      stats.placeMs += message.placeMs;
+    }
+    const t0 = performance.now();
     entry.task.onReply(entry.job, message, slot.index);
+    keep(message.box);
+    keep(message.spare);
+    stats.callingMs += performance.now() - t0;
     pump();
   }
 
@@ -187,6 +224,7 @@ export function createReadPool(options) {
       ring.push(task);
       stats.reads += 1;
     },
+    /** A job: { source (the chunk's bytes, or null: missing), box, where, n5Block, ... }. */
     submit(task, job) {
       task.pending.push(job);
       pump();
@@ -214,6 +252,10 @@ export function createReadPool(options) {
     countInThread() {
       stats.inThread += 1;
     },
+    /** Milliseconds the calling thread spent on a chunk (its copy, its job). */
+    countCalling(ms) {
+      stats.callingMs += ms;
+    },
     slots: () => slots.filter(Boolean),
     size: max,
   };
@@ -229,8 +271,10 @@ export function createReadPool(options) {
      * What the pool has done: workers started and failed, jobs run
      * (chunks decoded by workers: written into a shared output, or
      * transferred back), reads through it and reads it left to the
-     * calling thread (chains a worker cannot decode), and per worker
-     * alive, its jobs done.
+     * calling thread (chains a worker cannot decode), milliseconds spent
+     * decoding into boxes and placing boxes (in workers) and on the
+     * calling thread (copying chunks out, placing transferred boxes), and
+     * per worker alive, its jobs done.
      */
     stats() {
       return {

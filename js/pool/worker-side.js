@@ -13,10 +13,12 @@
 //                                       its state (Int32Array on a SAB:
 //                                       [aborted, writing per slot...])
 //   end     { id }                      the read settled: drop its jobs
-//   job     { id, read, chain, bytes | null, box, where, n5Block? }
+//   job     { id, read, chain, bytes: ArrayBuffer | null, length, box,
+//             where, n5Block? }   the chunk's bytes are the first `length`
 //
-// and back: done { id, box?: ArrayBuffer, decodeMs, placeMs },
-// failed { id, error }, skipped { id }, fatal { message }.
+// and back: done { id, box?: ArrayBuffer (its first box.bytes), decodeMs,
+// placeMs }, failed { id, error }, skipped { id }, fatal { message }; any
+// of them may carry `spare`, a buffer handed back for reuse.
 import createZarrCodecsModule from "../../dist/zarr-codecs-wasm.mjs";
 import { ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
@@ -60,7 +62,7 @@ export function serve(endpoint) {
     const t0 = performance.now();
     let opened;
     if (job.bytes !== null) {
-      const bytes = new Uint8Array(job.bytes);
+      const bytes = new Uint8Array(job.bytes, 0, job.length);
       if (job.n5Block) Object.defineProperty(bytes, N5_BLOCK, { value: job.n5Block, configurable: true });
       try {
         opened = await decoder.open(bytes);
@@ -100,11 +102,20 @@ export function serve(endpoint) {
         }
         return { type: "done", id: job.id, decodeMs: t1 - t0, placeMs: performance.now() - t1 };
       }
-      const copy = decoded.slice();
-      return { type: "done", id: job.id, box: copy.buffer, decodeMs: t1 - t0, placeMs: performance.now() - t1 };
+      const out = spareBuffer(box.bytes);
+      new Uint8Array(out, 0, box.bytes).set(decoded);
+      return { type: "done", id: job.id, box: out, decodeMs: t1 - t0, placeMs: performance.now() - t1 };
     } finally {
       freeBand(module, at);
     }
+  }
+
+  // Buffers the pool sent (spent chunk bytes), reused for boxes; the rest
+  // go back with the next reply, for the pool to send chunks in.
+  const spares = [];
+  function spareBuffer(bytes) {
+    const i = spares.findIndex((b) => b.byteLength >= bytes && b.byteLength <= 4 * bytes + 65536);
+    return i < 0 ? new ArrayBuffer(bytes) : spares.splice(i, 1)[0];
   }
 
   async function drain() {
@@ -118,7 +129,12 @@ export function serve(endpoint) {
       } catch (error) {
         reply = { type: "failed", id: job.id, error: plainError(error) };
       }
-      endpoint.post(reply, reply.box ? [reply.box] : []);
+      if (job.bytes) spares.push(job.bytes);
+      if (spares.length > 2) reply.spare = spares.shift();
+      const transfer = [];
+      if (reply.box) transfer.push(reply.box);
+      if (reply.spare) transfer.push(reply.spare);
+      endpoint.post(reply, transfer);
     }
     running = false;
   }
