@@ -111,7 +111,9 @@ export type ErrorCode =
   | "NOT_REGISTERED"
   | "NO_WASM_SIMD"
   | "WASM_LOAD_FAILED"
-  | "CODEC_FAILED";
+  | "CODEC_FAILED"
+  | "WORKER_FAILED"
+  | "CALLBACK_FAILED";
 
 /**
  * The one error class the package throws. `code` is stable and machine
@@ -596,7 +598,74 @@ export interface ReadOptions<T = unknown> {
   useSharedArrayBuffer?: boolean | undefined;
   /** Store options passed to every chunk request. */
   opts?: { signal?: AbortSignalLike | undefined; [option: string]: unknown } | undefined;
+  /**
+   * Decode the chunks in this pool's workers (createReadPool). Chains a
+   * worker cannot decode (bytes -> bytes codecs that are not the package's,
+   * strings and other JavaScript values) are read on the calling thread.
+   */
+  pool?: ReadPool | undefined;
+  /** Called once per chunk placed, never after the read settles; a throw fails the read (CALLBACK_FAILED). */
+  onProgress?: ((progress: ReadProgress) => void) | undefined;
 }
+
+/** What onProgress is told after each chunk is placed. */
+export interface ReadProgress {
+  /** Chunks placed so far (1, 2, ... total). */
+  done: number;
+  /** Chunks in the selection. */
+  total: number;
+  /** The chunk just placed: its coordinates in the chunk grid (inner chunks of shards). */
+  chunk: number[];
+  /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread. */
+  worker: number | null;
+}
+
+/** createReadPool()'s options. */
+export interface ReadPoolOptions {
+  /** The most workers (1 to 256); default: the cores less one, at least 1. */
+  workers?: number | undefined;
+}
+
+/** What a pool has done (pool.stats()). */
+export interface ReadPoolStats {
+  /** Workers started (replacements included) and failed. */
+  started: number;
+  failed: number;
+  /** Workers alive now. */
+  alive: number;
+  /** Chunks decoded by workers; of them written straight into a shared output, or transferred back and placed. */
+  jobs: number;
+  shared: number;
+  transferred: number;
+  /** Reads through the pool, and of them reads left to the calling thread (chains a worker cannot decode). */
+  reads: number;
+  inThread: number;
+  /** Milliseconds in workers decoding into boxes and placing them, and on the calling thread for the pool. */
+  decodeMs: number;
+  placeMs: number;
+  callingMs: number;
+  /** Per worker slot, chunks done (null: no worker there now). */
+  perWorker: (number | null)[];
+}
+
+/** Workers that decode read's chunks (read(arr, selection, { pool })). */
+export interface ReadPool {
+  /** The most workers it runs. */
+  readonly workers: number;
+  stats(): ReadPoolStats;
+  /** Ends every worker (reads under way fail with WORKER_FAILED); resolves when they have ended. */
+  close(): Promise<void>;
+}
+
+/**
+ * A pool of workers for read: Web Workers (module workers that Vite and
+ * webpack bundle) in browsers, worker_threads in Node. Workers start when
+ * a read needs them and stay warm; where the output is on a
+ * SharedArrayBuffer (useSharedArrayBuffer, or a shared `into`) they write
+ * straight into it, otherwise they transfer each chunk's region back for
+ * one copy. docs/read.md, "Reads on every core".
+ */
+export function createReadPool(options?: ReadPoolOptions): ReadPool;
 
 /** One value of a container: what zarr.get returns for a selection of integers only. */
 export type ValueOf<T> = T extends { get(index: number): infer V } ? V : T extends ArrayLike<infer V> ? V : never;

@@ -6,7 +6,10 @@ import { Worker } from "node:worker_threads";
 
 /** A worker thread, as spawn.js's endpoint. */
 export function spawnThread() {
-  const worker = new Worker(new URL("./node-thread.js", import.meta.url));
+  // The process's flags, less those a worker refuses: `node
+  // --input-type=module -e ...` would make every worker fail to start.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith("--input-type"));
+  const worker = new Worker(new URL("./node-thread.js", import.meta.url), { execArgv });
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),
     listen(onMessage, onFailure) {

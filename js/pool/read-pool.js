@@ -288,12 +288,8 @@ export function createReadPool(options) {
       if (closed) return;
       closed = true;
       const live = slots.filter(Boolean);
-      for (const slot of live) {
-        const lost = [...slot.inflight.values()];
-        slot.inflight.clear();
-        for (const { task, job } of lost) task.onWorkerFailed(job, "the pool was closed", slot.index);
-      }
-      for (const task of [...ring]) task.onClosed?.();
+      for (const slot of live) slot.inflight.clear();
+      for (const task of [...ring]) task.onClosed();
       slots.fill(undefined);
       await Promise.all(live.map((slot) => {
         slot.dead = true;

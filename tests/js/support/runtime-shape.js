@@ -31,6 +31,7 @@ async function objects() {
     ),
     "api.VlenBytesCodec": main.VlenBytesCodec.fromConfig(undefined, meta("variable_length_bytes")),
   };
+  const pool = main.createReadPool({ workers: 1 });
   const native = main.nativeCodecs();
   const nativeCodec = new native.BytesCodec("uint8", {}, [1]);
   const shapes = {
@@ -38,11 +39,14 @@ async function objects() {
     // An Error's own members: Error.prototype's (toString) are not the package's.
     "api.ZarrCodecError": Object.getOwnPropertyNames(new main.ZarrCodecError("INVALID_INPUT", "m", { cause: 0 })),
     "api.Diagnostics": members(main.diagnostics()),
+    "api.ReadPool": members(pool),
+    "api.ReadPoolStats": members(pool.stats()),
     "ReturnType<typeof api.nativeCodecs>": members(native),
     "api.NativeCodec": members(nativeCodec),
     "api.NativeDataTypeInfo": members(native.dataTypeInfo("uint8")),
   };
   for (const codec of Object.values(codecs)) codec.dispose();
+  await pool.close();
   nativeCodec.delete();
   return shapes;
 }

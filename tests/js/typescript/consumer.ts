@@ -214,6 +214,10 @@ function advice(code: ErrorCode): string {
       return "call register(zarr.registry) first";
     case "CODEC_FAILED":
       return "the failed codec's error is the cause";
+    case "WORKER_FAILED":
+      return "a read pool's worker ended; later reads start another";
+    case "CALLBACK_FAILED":
+      return "onProgress threw: its error is the cause";
     default: {
       // The union has no code beyond the cases above.
       const none: never = code;

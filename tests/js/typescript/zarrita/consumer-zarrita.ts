@@ -9,6 +9,7 @@ import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
 import {
   BytesCodec,
+  createReadPool,
   isPresented,
   NumcodecsPackBitsCodec,
   read,
@@ -20,6 +21,8 @@ import {
   ZarrCodecError,
   type BoolColumnValues,
   type ReadOptions,
+  type ReadPool,
+  type ReadProgress,
   type StructColumn,
   type StructColumns,
   type StructFields,
@@ -109,7 +112,20 @@ export async function reads(signal: AbortSignal): Promise<number> {
   if (!mask.is("bool")) throw new Error("expected bool");
   const bools = await read(mask, null, { into: new zarr.BoolArray(512 * 512) });
   const bit: boolean = bools.data.get(0);
-  return values.length + shape.length + into.data.length + one + Number(bit) + sameAsGet.length;
+
+  // Through a pool of workers, with progress.
+  const pool: ReadPool = createReadPool({ workers: 2 });
+  const seen: ReadProgress[] = [];
+  const pooled = await read(image, null, { pool, signal, onProgress: (p) => seen.push(p) });
+  const pooledValues: Uint16Array = pooled.data;
+  const worker: number | null = seen[0]?.worker ?? null;
+  const jobs: number = pool.stats().jobs;
+  await pool.close();
+  // @ts-expect-error workers is a number
+  createReadPool({ workers: "2" });
+  // @ts-expect-error onProgress takes one object
+  await read(image, null, { onProgress: (done: number, total: number) => done + total });
+  return values.length + shape.length + into.data.length + one + Number(bit) + sameAsGet.length + pooledValues.length + (worker ?? 0) + jobs;
 }
 
 // ---- the codec classes: zarrita's chunks and containers ------------------------------
