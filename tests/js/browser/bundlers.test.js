@@ -3,10 +3,13 @@
 // asset (slim + .wasm file) variants; Chromium runs each, and every decoded
 // value is checked against references computed here. The outputs must not
 // hold the build machine's paths, and the asset builds no inlined copy.
-// The size each build ships is printed.
+// The size each build ships is printed. And a page that reads through a
+// read pool (the bundler must find the pool's worker), served with and
+// without cross-origin isolation: workers write into a shared output, or
+// transfer their regions back.
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../../scripts/serve.mjs";
 import { launchChromium, openPage, ROOT } from "../support/browser.js";
@@ -22,6 +25,9 @@ const BUILDS = [
   ["webpack", "inline"],
   ["webpack", "asset"],
 ];
+const POOL_BUILDS = [["vite"], ["webpack"]];
+// zarrita and what it imports, for the pool page (the repository's copies).
+const ZARRITA = ["zarrita", "@zarrita/storage", "numcodecs", "fflate", "reference-spec-reader", "unzipit"];
 
 // Chunks of the kinds viewers read, with their expected decoded bytes from
 // the spec-literal references.
@@ -54,7 +60,11 @@ const built = new Map();
 beforeAll(async () => {
   ({ project } = installPackedPackage("bundlers"));
   cpSync(join(APP, "src"), join(project, "src"), { recursive: true });
-  for (const [bundler, variant] of BUILDS) {
+  for (const dep of ZARRITA) {
+    mkdirSync(join(project, "node_modules", dep, ".."), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", dep), join(project, "node_modules", dep));
+  }
+  for (const [bundler, variant] of [...BUILDS, ...POOL_BUILDS.map(([b]) => [b, "pool"])]) {
     const out = join(project, `out-${bundler}-${variant}`);
     const report = execFileSync("node", [join(APP, "build.mjs"), bundler, variant, project, out], { encoding: "utf8" });
     built.set(`${bundler} ${variant}`, { out, ...JSON.parse(report.trim().split("\n").at(-1)) });
@@ -120,6 +130,68 @@ describe.each(BUILDS)("%s, %s build", (bundler, variant) => {
         // Fetched once by the page; the worker got the compiled module.
         expect(requests.filter((p) => p.endsWith(".wasm"))).toHaveLength(1);
       }
+      await page.close();
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe.each(POOL_BUILDS)("%s, a page reading through a read pool", (bundler) => {
+  const name = `${bundler} pool`;
+  const shape = [200, 300];
+  const values = Array.from({ length: shape[0] * shape[1] }, (_, i) => ((i * 2654435761) >>> 20) & 0xfff);
+  const hexOf = (list) => Buffer.from(new Uint16Array(list).buffer).toString("hex");
+  const steps = [];
+  for (let r = 1; r < shape[0]; r += 3) for (let c = 2; c < shape[1]; c += 2) steps.push(values[r * shape[1] + c]);
+  const ISOLATION = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
+
+  test("the pool's worker is bundled as a worker of its own, without the inlined wasm, and no machine path", () => {
+    const { out, files } = built.get(name);
+    for (const { name: file } of files) {
+      const text = readFileSync(join(out, file)).toString("latin1");
+      expect({ file, root: text.includes(ROOT.replace(/\/$/, "")) }).toEqual({ file, root: false });
+      expect({ file, fileUrl: /file:\/\/\//.test(text) }).toEqual({ file, fileUrl: false });
+    }
+  });
+
+  test.each([
+    ["cross-origin isolated (COOP/COEP): workers write into a shared output", true],
+    ["not isolated: workers transfer their regions back", false],
+  ])("%s", async (_, isolated) => {
+    const { out, html } = built.get(name);
+    const { server, url } = await serve(out, { headers: isolated ? ISOLATION : {} });
+    try {
+      const { page, problems } = await openPage(browser);
+      const workers = [];
+      page.on("worker", (w) => workers.push(new URL(w.url()).pathname));
+      await page.goto(`${url}/${html}`);
+      await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+      for (const codecs of [[{ name: "packbits", configuration: { last_bit: 11 } }], [{ name: "bytes", configuration: { endian: "big" } }]]) {
+        const result = await page.evaluate((input) => window.run(input), { shape, chunks: [64, 128], values, codecs });
+        expect(result.isolated).toBe(isolated);
+        expect(result.plain).toBe(hexOf(values));
+        expect(result.steps).toBe(hexOf(steps));
+        const chunks = 4 * 3;
+        if (isolated) {
+          expect(result.shared).toEqual({ hex: hexOf(values), isShared: true });
+          expect(result.stats.shared).toBe(chunks);
+        } else {
+          expect(result.shared).toBeUndefined();
+          expect(result.stats.shared).toBe(0);
+        }
+        expect(result.stats.transferred).toBe(2 * chunks);
+        expect(result.stats.started).toBeGreaterThanOrEqual(1);
+        expect(result.stats.inThread).toBe(0);
+      }
+      // The workers the page started run the bundled worker file, which
+      // carries no inlined copy of the wasm (the page posts its module).
+      expect(workers.length).toBeGreaterThan(0);
+      for (const path of new Set(workers)) {
+        const text = readFileSync(join(out, path)).toString("latin1");
+        expect({ path, inlined: text.includes("AGFzbQ") }).toEqual({ path, inlined: false });
+      }
+      expect(problems).toEqual([]);
       await page.close();
     } finally {
       server.close();
