@@ -8,9 +8,11 @@
 // without cross-origin isolation: workers write into a shared output, or
 // transfer their regions back.
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { serve } from "../../../scripts/serve.mjs";
 import { launchChromium, openPage, ROOT } from "../support/browser.js";
 import { installPackedPackage } from "../support/consumer.js";
@@ -197,4 +199,34 @@ describe.each(POOL_BUILDS)("%s, a page reading through a read pool", (bundler) =
       server.close();
     }
   });
+});
+
+test("Vite's dev server serves the pool's worker from the installed package, and the page reads through it", async () => {
+  // The dev server in a process of its own (tests/apps/typescript-vite/dev-server.mjs).
+  const vite = spawn("node", [join(ROOT, "tests/apps/typescript-vite/dev-server.mjs"), join(project, "src"), project, realpathSync(join(ROOT, "node_modules"))], { stdio: ["ignore", "pipe", "pipe"] });
+  let errors = "";
+  vite.stderr.on("data", (chunk) => (errors += chunk));
+  try {
+    const [line] = await Promise.race([
+      once(createInterface({ input: vite.stdout }), "line"),
+      once(vite, "exit").then(([code]) => Promise.reject(new Error(`Vite's dev server exited (${code}): ${errors}`))),
+    ]);
+    const { page, problems } = await openPage(browser);
+    const workers = [];
+    page.on("worker", (w) => workers.push(new URL(w.url()).pathname));
+    await page.goto(`${JSON.parse(line).url}pool.html`);
+    await page.waitForFunction(() => window.loaded, null, { timeout: 60000 });
+    const shape = [50, 60];
+    const values = Array.from({ length: 3000 }, (_, i) => (i * 7) & 0xfff);
+    const result = await page.evaluate((input) => window.run(input), { shape, chunks: [16, 16], values, codecs: [{ name: "packbits", configuration: { last_bit: 11 } }] });
+    expect(result.plain).toBe(Buffer.from(new Uint16Array(values).buffer).toString("hex"));
+    expect(result.stats.transferred).toBe(2 * 16);
+    expect(workers.some((path) => path.endsWith("/zarr-codecs-wasm/js/pool/read-worker.js"))).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  } finally {
+    const exited = once(vite, "exit");
+    vite.kill("SIGTERM");
+    await exited;
+  }
 });
