@@ -88,10 +88,13 @@ const isRecord = (stored) => Array.isArray(stored) || stored?.name === "struct" 
  *              values, one per pixel)
  *   "strings": table (its first values)
  * info: stored and presented types, the codec chain, shapes, the bit
- * range a packbits chunk holds.
- * @param {{format?: "auto" | "zarr" | "n5", rows?: number}} [options]
+ * range a packbits chunk holds. chunkMs: per chunk its coords, the mean
+ * decode time here, and the pool's worker that decoded it in the read
+ * (null: this thread).
+ * @param {{format?: "auto" | "zarr" | "n5", rows?: number, pool?: object}} [options]
+ *   pool: read through this read pool (createReadPool)
  */
-export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = TABLE_ROWS } = {}) {
+export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = TABLE_ROWS, pool } = {}) {
   const opened = await openStore(storeUrl, format);
   const path = arrayPath.replace(/^\/+|\/+$/g, "");
   const stored = await storedMetadata(opened, path ? `/${path}` : "");
@@ -102,8 +105,12 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   const storedType = storedDataType(arr) ?? arr.dtype; // as the metadata names it
   const record = isRecord(storedType);
   const { selection, height, width } = sliceOf(arr.shape, storedShape.length, { wholeTrailing: record });
-  const result = asResult(await read(arr, selection)); // zarr.get's result, chunks decoded into place
-  const chunkMs = await timeChunks(arr, selection);
+  // zarr.get's result, chunks decoded into place: here, or by the pool's
+  // workers, each chunk's worker noted as it lands.
+  const decodedBy = new Map();
+  const onProgress = ({ chunk, worker }) => decodedBy.set(chunk.join(","), worker);
+  const result = asResult(await read(arr, selection, pool ? { pool, onProgress } : {}));
+  const chunkMs = (await timeChunks(arr, selection)).map((c) => ({ ...c, worker: decodedBy.get(c.coords.join(",")) ?? null }));
 
   // The array index of the k-th element of the slice: the slice's own
   // dimensions counted row-major, the others at 0.

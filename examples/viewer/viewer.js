@@ -11,14 +11,15 @@
 //                     attributes.json and no zarr.json)
 //   ?overlay=PATH     a bool array of the same 2-D shape drawn in red
 //                     (default mask when viewing the sample image; none if empty)
-//   ?decode=main|worker   where to decode (default main)
+//   ?decode=pool|main|worker   where to decode: a read pool's workers
+//                     (the default), this page, or a Web Worker
 //   ?contrast=linear|symlog   the contrast scale (default linear)
 //   ?window=auto|minmax   the contrast window: the type's range or robust
 //                     percentiles of the slice (auto, the default), or the
 //                     slice's finite minimum and maximum
 //   ?field=NAME       the struct field drawn (default the first numeric one)
 //   ?rows=N           rows of the tables (default 20)
-import { hasWasmSimd, ready } from "zarr-codecs-wasm";
+import { createReadPool, hasWasmSimd, ready } from "zarr-codecs-wasm";
 import { smallestMagnitude, sliderScale, valueRange } from "./contrast.js";
 import { formatDuration, formatValue } from "./format.js";
 import { MIN_MS, MIN_REPEAT, readSlice, TABLE_ROWS } from "./read-slice.js";
@@ -34,7 +35,7 @@ function settingsOf(search) {
   const format = params.get("format");
   return {
     params,
-    where: params.get("decode") === "worker" ? "worker" : "main",
+    where: ["main", "worker"].includes(params.get("decode")) ? params.get("decode") : "pool",
     storeParam: params.get("store") ?? DEFAULT_STORE,
     storeUrl: new URL(params.get("store") ?? DEFAULT_STORE, location.href).href,
     arrayPath,
@@ -78,8 +79,16 @@ function readInWorker(storeUrl, arrayPath, options) {
   });
 }
 
+// The read pool: made on its first use, kept warm for every load after;
+// the cores less one, and at least two workers, so the grid shows them share.
+let pool;
+const POOL_WORKERS = Math.max(2, (navigator.hardwareConcurrency ?? 2) - 1);
+const WORKER_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+const workerColour = (w) => WORKER_COLOURS[w % WORKER_COLOURS.length];
+
 async function read(s, path, what) {
   const options = { format: s.format, rows: s.rows };
+  if (s.where === "pool") options.pool = pool ??= createReadPool({ workers: POOL_WORKERS });
   try {
     return await (s.where === "worker" ? readInWorker(s.storeUrl, path, options) : readSlice(s.storeUrl, path, options));
   } catch (error) {
@@ -113,7 +122,7 @@ function clearPanels() {
   canvas.hidden = true;
   canvas.width = canvas.height = 1;
   canvas.classList.remove("strip");
-  for (const id of ["legend", "table", "info", "times", "field"]) $(id).replaceChildren();
+  for (const id of ["legend", "table", "info", "times", "field", "workers"]) $(id).replaceChildren();
   for (const id of ["table-title", "summary", "lo-value", "hi-value", "caption"]) $(id).textContent = "";
   $("caption").hidden = true;
   $("table-panel").hidden = true;
@@ -123,7 +132,7 @@ function clearPanels() {
   $("overlay").disabled = true;
   image = null;
   Object.assign(state, {
-    kind: null, info: null, chunkMs: [], overlayChunkMs: [], medianMs: null, range: null, window: null, lo: null, hi: null,
+    kind: null, info: null, chunkMs: [], chunkWorkers: [], overlayChunkMs: [], medianMs: null, range: null, window: null, lo: null, hi: null,
     overlay: false, c: null, legend: [], field: null, fields: [], table: null,
   });
 }
@@ -154,10 +163,16 @@ function showTimes(s, chunkMs, columns, overlayChunkMs) {
   const rows = [];
   for (let i = 0; i < chunkMs.length; i += columns) {
     const tr = document.createElement("tr");
-    for (const { coords, ms, decodes } of chunkMs.slice(i, i + columns)) {
+    for (const { coords, ms, decodes, worker } of chunkMs.slice(i, i + columns)) {
       const td = document.createElement("td");
       td.textContent = formatDuration(ms);
       td.title = `chunk ${coords.join(",")}: mean of ${decodes} decodes`;
+      if (Number.isInteger(worker)) {
+        // The pool's worker that decoded it in the read: its colour.
+        td.dataset.worker = String(worker);
+        td.style.setProperty("--worker", workerColour(worker));
+        td.title += `; read: decoded by the pool's worker ${worker}`;
+      }
       tr.append(td);
     }
     rows.push(tr);
@@ -170,6 +185,15 @@ function showTimes(s, chunkMs, columns, overlayChunkMs) {
     `(mean ${formatDuration(mean(chunkMs))}; each chunk decoded at least ${MIN_REPEAT} times and for at least ${MIN_MS} ms)`;
   if (overlayChunkMs.length) summary += `; ${s.overlayPath}: median ${formatDuration(median(overlayChunkMs))}`;
   $("summary").textContent = summary;
+  // Which pool worker decoded which chunk: the mark on each cell's left.
+  const workers = [...new Set(chunkMs.map((c) => c.worker).filter(Number.isInteger))].sort((a, b) => a - b);
+  $("workers").replaceChildren(...(workers.length ? [`decoded by the read pool's workers (${pool.workers} at most): `] : []), ...workers.flatMap((w) => {
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = workerColour(w);
+    const count = chunkMs.filter((c) => c.worker === w).length;
+    return [swatch, `worker ${w}: ${count} chunk${count === 1 ? "" : "s"} `];
+  }));
 }
 
 /** The median of chunk times ({ ms }): the middle one, or the mean of the middle two. */
@@ -330,7 +354,9 @@ async function load() {
 }
 
 function show(result, overlay, s) {
-  const where = s.where === "worker" ? "a Web Worker (its own wasm instance)" : "this page (zarrita + register())";
+  const where = s.where === "worker" ? "a Web Worker (its own wasm instance)"
+    : s.where === "pool" ? `a read pool of ${pool.workers} worker${pool.workers === 1 ? "" : "s"} (fetched here, decoded in the workers)`
+    : "this page (zarrita + register())";
   const records = result.height * result.width;
   let shown;
   if (result.kind === "image") {
@@ -365,6 +391,7 @@ function show(result, overlay, s) {
     table: result.table ?? null,
     fields: (result.fields ?? []).map((f) => f.name),
     chunkMs: result.chunkMs.map((c) => c.ms),
+    chunkWorkers: result.chunkMs.map((c) => c.worker),
     medianMs: result.chunkMs.length ? median(result.chunkMs) : null,
     overlayChunkMs: overlay ? overlay.chunkMs.map((c) => c.ms) : [],
   });

@@ -20,13 +20,26 @@ const viewer = viewerSession();
 
 const differs = async (page, values, view, mask) => firstDifference(await canvasRGBA(page), expectedRGBA(values, view, mask), SHAPE[1]);
 
-describe.each(["main", "worker"])("viewer, decoding in %s", (mode) => {
+const WHERE = { main: "this page", worker: "a Web Worker", pool: "a read pool of " };
+
+describe.each(["pool", "main", "worker"])("viewer, decoding in %s", (mode) => {
   test("the sample image: every canvas pixel matches Node's values; contrast and overlay controls redraw", async () => {
     const { page, problems, state } = await openViewer(viewer.browser, viewer.url, `decode=${mode}`);
     expect(state.error).toBeNull();
     expect(state.where).toBe(mode);
     expect(state.kind).toBe("image");
-    expect(await page.textContent("#status")).toContain(mode === "worker" ? "a Web Worker" : "this page");
+    expect(await page.textContent("#status")).toContain(WHERE[mode]);
+    if (mode === "pool") {
+      // Each chunk of the grid names the pool's worker that decoded it.
+      const workers = await page.$$eval("#times td", (cells) => cells.map((c) => c.dataset.worker));
+      expect(workers).toHaveLength(16);
+      for (const w of workers) expect(w).toMatch(/^\d+$/);
+      expect(state.chunkWorkers).toEqual(workers.map(Number));
+      expect(await page.textContent("#workers")).toMatch(/^decoded by the read pool's workers \(\d+ at most\): worker 0: \d+ chunks? /);
+      expect(new Set(workers).size).toBeGreaterThanOrEqual(1);
+    } else {
+      expect(await page.$$eval("#times td[data-worker]", (cells) => cells.length)).toBe(0);
+    }
     expect(state.info).toMatchObject({ stored: "uint16", presented: "uint16", codecs: 'packbits {"last_bit":11}', format: "Zarr v3" });
     expect(state.range).toEqual([0, 4095]); // the 12 bits packbits keeps
     expect(state.chunkMs).toHaveLength(16);
