@@ -6,13 +6,15 @@
 // into fields by structFields), verifies every value against the
 // generator's formulas, reports sizes, each read's time beside zarr.get's
 // and decode speed against tuned JavaScript, and removes the folder again,
-// also when something fails.
+// also when something fails. The image is read again through a read pool
+// (createReadPool: the chunks decoded by worker threads), beside the read
+// on this thread.
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
-import { PackBitsCodec, read, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
+import { createReadPool, PackBitsCodec, read, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
 import { decodePeers, widenPeers } from "../bench/peers.mjs";
 import { sideBySide } from "../bench/timing.mjs";
 import {
@@ -109,6 +111,29 @@ try {
     console.log(`  ${name.padEnd(11)} ${type.padEnd(29)} ${`${codec.name} ${JSON.stringify(codec.configuration)}`.padEnd(25)} ` +
       `${size(packed)} stored vs ${size(presented)} as ${arr.dtype} (${(packed / presented * 100).toFixed(1)}%), ` +
       `values verified: ${ok ? `all ${count}` : "MISMATCH"}; read ${ms(times.read)} (zarr.get ${ms(times.get)})`);
+  }
+
+  // The image again through a read pool: chunks fetched here, decoded by
+  // two worker threads, the same values.
+  const pool = createReadPool({ workers: 2 });
+  try {
+    const image = await zarr.open.v3(zarr.root(typed).resolve("image"), { kind: "array" });
+    const pooled = await read(image, null, { pool });
+    const ok = sameAll(pooled.data, makeImage());
+    allVerified &&= ok;
+    const best = { inThread: Infinity, pooled: Infinity };
+    for (let round = 0; round < 7; round++) {
+      for (const name of round % 2 ? ["pooled", "inThread"] : ["inThread", "pooled"]) {
+        const t0 = performance.now();
+        await read(image, null, name === "pooled" ? { pool } : {});
+        best[name] = Math.min(best[name], performance.now() - t0);
+      }
+    }
+    const { jobs, perWorker } = pool.stats();
+    console.log(`  image through a read pool of 2 workers: values verified: ${ok ? `all ${pooled.data.length}` : "MISMATCH"}; ` +
+      `read ${ms(best.inThread)} on this thread, ${ms(best.pooled)} pooled (${jobs} chunks decoded by the workers: ${perWorker.join(" + ")})`);
+  } finally {
+    await pool.close();
   }
 
   // Decode speed on one chunk of each kind, against tuned JavaScript (lookup

@@ -22,6 +22,8 @@ test("npm run demo's script verifies every value and reports sizes and speed", (
   expect(out).toMatch(/detections +struct -> uint8 +bytes \{"endian":"little"\} +2688 B stored vs +2688 B as uint8 \(100\.0%\), values verified: all 64 records \(x, y, score, label\)/);
   // 8 strings of 32 bytes stored; presented as JavaScript strings: 50 UTF-16 units (🦠 takes two), 2 bytes each
   expect(out).toMatch(/labels +fixed_length_utf32 -> v2:object +bytes \{"endian":"little"\} +256 B stored vs +100 B as v2:object \(256\.0%\), values verified: all 8; read [\d.]+ ms \(zarr\.get [\d.]+ ms\)\n/);
+  // the image again through a read pool: 16 chunks read 8 times (once checked, 7 timed)
+  expect(out).toMatch(/image through a read pool of 2 workers: values verified: all 262144; read [\d.]+ ms on this thread, [\d.]+ ms pooled \(128 chunks decoded by the workers: \d+ \+ \d+\)\n/);
   expect(out).toMatch(/decode a 128x128 12-bit image chunk: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
   expect(out).toMatch(/decode a 128x128 float8_e4m3 chunk to float32: wasm [\d.]+ us .* tuned JS [\d.]+ us: [\d.]+x/);
   expect(out).toContain("npm run viewer");
