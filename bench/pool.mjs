@@ -190,7 +190,7 @@ export async function poolCases() {
       // The parts of a whole read per pool (stats before and after), of
       // the quickest of a few reads.
       const parts = {};
-      for (const [key, options] of [["pool1", { pool: pools[1] }], ["pool2", { pool: pools[2] }], ["pool2Shared", { pool: pools[2], ...shared }]]) {
+      for (const [key, options] of [["pool1", { pool: pools[1] }], ["pool2", { pool: pools[2] }], ["pool1Shared", { pool: pools[1], ...shared }], ["pool2Shared", { pool: pools[2], ...shared }]]) {
         for (let r = 0; r < ROUNDS; r++) {
           gc();
           const before = options.pool.stats();
@@ -241,11 +241,11 @@ export function report(results) {
     lines.push(`| ${name} | one chunk | ${ms(t.inThread)} | ${ms(t.pool2)} | ${ms(t.pool2Shared)} | ${x(t.pool2, t.inThread)} | ${x(t.pool2Shared, t.inThread)} |`);
     lines.push(`| ${name} | across 4 chunks | ${ms(t.acrossInThread)} | ${ms(t.acrossPool2)} | ${ms(t.acrossPool2Shared)} | ${x(t.acrossPool2, t.acrossInThread)} | ${x(t.acrossPool2Shared, t.acrossInThread)} |`);
   }
-  lines.push("", "Parts of one whole read, ms summed over its chunks: decode (into the box) and place (box into a shared output, or copied out for transfer) in the workers; the calling thread's share (copy each chunk out, post it, place transferred boxes); and the wall time, of the quickest of ${ROUNDS} reads. Extrapolated from the 1-worker read: the workers' share spread over n cores, the calling thread's kept serial:");
+  lines.push("", `Parts of a whole read, ms summed over its chunks: decode (into the box) and place (box into a shared output, or copied out for transfer) in the workers; the calling thread's share (copy each chunk out, post it, place transferred boxes); and the wall time, of the quickest of ${ROUNDS} reads. Extrapolated from the 1-worker reads: the workers' share spread over n cores, the calling thread's kept serial, the rest (waiting) kept:`);
   lines.push("| store | read | wall | decode | place | calling thread | 4 workers (est.) | 8 workers (est.) |", "|---|---|---|---|---|---|---|---|");
   for (const { name, parts } of results) {
     for (const [key, p] of Object.entries(parts)) {
-      const est = key === "pool1" ? [ms(extrapolate(p, 4)), ms(extrapolate(p, 8))] : ["", ""];
+      const est = key.startsWith("pool1") ? [ms(extrapolate(p, 4)), ms(extrapolate(p, 8))] : ["", ""];
       lines.push(`| ${name} | ${key} | ${ms(p.wall)} | ${ms(p.decodeMs)} | ${ms(p.placeMs)} | ${ms(p.callingMs)} | ${est[0]} | ${est[1]} |`);
     }
   }

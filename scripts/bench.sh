@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # npm run bench: builds the wasm module with and without SIMD and the native
-# kernels (-O3), then runs bench/run.mjs with the given arguments.
+# kernels (-O3), then runs bench/run.mjs with the given arguments, then the
+# read pool's benchmark (bench/pool.mjs, with --quick and --no-write where
+# given). `npm run bench -- pool [--no-write]` runs the read pool's alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ "${1:-}" == pool ]]; then
+  shift
+  bash scripts/build-wasm.sh >/dev/null
+  # The same malloc thresholds as below.
+  GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824 exec node --expose-gc bench/pool.mjs "$@"
+fi
 bash scripts/build-wasm.sh zarr-codecs-wasm-nosimd >/dev/null
 cxx=clang++-14
 command -v "$cxx" >/dev/null || cxx=c++
@@ -16,3 +24,8 @@ cmake --build build/native-release --target zcw_native_bench -j"$(nproc)" >/dev/
 # contender reuse warm memory, so the ratios measure the work each does.
 export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824
 node --expose-gc bench/run.mjs "$@"
+pool_args=()
+for arg in "$@"; do
+  case "$arg" in --quick|--no-write) pool_args+=("$arg") ;; esac
+done
+node --expose-gc bench/pool.mjs "${pool_args[@]}"
