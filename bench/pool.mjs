@@ -7,7 +7,8 @@
 //   whole    a whole read: in-thread, pooled into a plain output (boxes
 //            transferred back), pooled into a shared one (useSharedArrayBuffer)
 //   gap      the longest gap of a 1 ms timer on the calling thread during
-//            a whole read (the median of 5), in-thread and pooled
+//            a whole read (the median of 5), in-thread and pooled, into a
+//            fresh output and into an array made once
 //   tile     a 512 x 512 tile (one chunk; and one across four chunks)
 //            through a warm pool against in-thread
 //   parts    per chunk: decode into the box and placing it (in the
@@ -169,10 +170,15 @@ export async function poolCases() {
         pool1Shared: () => read(arr, null, { pool: pools[1], ...shared }),
         pool2Shared: () => read(arr, null, { pool: pools[2], ...shared }),
       }, ROUNDS);
+      const into = new Uint16Array(SIDE * SIDE);
+      const sharedWhole = new Uint16Array(new SharedArrayBuffer(2 * SIDE * SIDE));
       const gap = {
         inThread: await medianGap(() => read(arr)),
         pool2: await medianGap(() => read(arr, null, { pool: pools[2] })),
         pool2Shared: await medianGap(() => read(arr, null, { pool: pools[2], ...shared })),
+        inThreadInto: await medianGap(() => read(arr, null, { into })),
+        pool2Into: await medianGap(() => read(arr, null, { pool: pools[2], into })),
+        pool2SharedInto: await medianGap(() => read(arr, null, { pool: pools[2], into: sharedWhole })),
       };
       const t = Math.floor(SIDE / CHUNK / 2) * CHUNK;
       const aligned = [zarr.slice(t, t + CHUNK), zarr.slice(t, t + CHUNK)];
@@ -233,8 +239,11 @@ export function report(results) {
     lines.push(`| ${name} | ${ms(w.inThread)} | ${ms(w.pool1)} | ${ms(w.pool2)} | ${ms(w.pool1Shared)} | ${ms(w.pool2Shared)} | ${x(w.inThread, w.pool1)} | ${x(w.inThread, w.pool2)} | ${x(w.inThread, w.pool2Shared)} |`);
   }
   lines.push("", "The calling thread during a whole read: the longest gap of a 1 ms timer, ms, median of 5 reads (goal for pooled <= 15):");
-  lines.push("| store | in-thread | 2 workers | 2 workers, shared |", "|---|---|---|---|");
-  for (const { name, gap: g } of results) lines.push(`| ${name} | ${ms(g.inThread)} | ${ms(g.pool2)} | ${ms(g.pool2Shared)} |`);
+  lines.push("| store | output | in-thread | 2 workers | 2 workers, shared |", "|---|---|---|---|---|");
+  for (const { name, gap: g } of results) {
+    lines.push(`| ${name} | fresh | ${ms(g.inThread)} | ${ms(g.pool2)} | ${ms(g.pool2Shared)} |`);
+    lines.push(`| ${name} | into, made once | ${ms(g.inThreadInto)} | ${ms(g.pool2Into)} | ${ms(g.pool2SharedInto)} |`);
+  }
   lines.push("", `A ${CHUNK}x${CHUNK} tile into an array made once, warm pool of 2, ms; x = pooled / in-thread (goal <= 1.3):`);
   lines.push("| store | tile | in-thread | pooled | pooled, shared into | x | x shared |", "|---|---|---|---|---|---|---|");
   for (const { name, tile: t } of results) {

@@ -191,7 +191,27 @@ export function createReadPool(options) {
     keep(message.box);
     keep(message.spare);
     stats.callingMs += performance.now() - t0;
-    pump();
+    pumpSoon();
+  }
+
+  // The next jobs are posted after the event loop's turn, not from the
+  // reply's handler: Node hands a port's messages over in one loop that
+  // takes the ones arriving meanwhile too, so a worker fed from within it
+  // kept the calling thread there, its timers waiting, for a whole read.
+  // (A worker still has its second job meanwhile.) Browsers run each
+  // message as a task of its own: there the next jobs go at once.
+  let pumping = false;
+  function pumpSoon() {
+    if (typeof globalThis.setImmediate !== "function") {
+      pump();
+      return;
+    }
+    if (pumping) return;
+    pumping = true;
+    globalThis.setImmediate(() => {
+      pumping = false;
+      pump();
+    });
   }
 
   function failed(slot, reason) {
