@@ -58,7 +58,7 @@ export function serve(endpoint) {
     await loaded;
     const read = reads.get(job.read);
     if (aborted(read)) return { type: "skipped", id: job.id };
-    const { described, decoder } = await chains.get(job.chain);
+    const { described, decoder } = await job.chainEntry;
     const t0 = performance.now();
     let opened;
     if (job.bytes !== null) {
@@ -168,6 +168,9 @@ export function serve(endpoint) {
         reads.delete(message.id);
         break;
       case "job":
+        // Its chain as it is now: a later "forget" does not reach it.
+        message.chainEntry = chains.get(message.chain) ?? Promise.reject(new Error(`read pool: chain ${message.chain} was never sent`));
+        message.chainEntry.catch(() => {});
         queue.push(message);
         drain();
         break;

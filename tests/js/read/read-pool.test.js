@@ -228,6 +228,23 @@ test("numcodecs' Shuffle filter (the package's own codec) is decoded in the work
   }
 });
 
+test("a worker forgets chains it has not used for a while, and learns them again", async () => {
+  const own = createReadPool({ workers: 1 });
+  try {
+    const arrays = [];
+    for (let k = 0; k < 40; k++) {
+      const map = new Map();
+      writeArray(map, "/a", { shape: [6, 7], chunkShape: [4, 4], dataType: "int16", values: Int16Array.from({ length: 42 }, (_, i) => i * (k + 1)), fillValue: 0, fillElement: Int16Array.of(0), arrayToBytes: { name: "bytes", endian: "big" } });
+      arrays.push(await zarr.open(zarr.root(memoryStore([...map])).resolve("a"), { kind: "array" }));
+    }
+    // Concurrently, so jobs of chains about to be forgotten are still queued.
+    const results = await Promise.all([...arrays, ...arrays.slice(0, 5)].map((arr) => read(arr, null, { pool: own })));
+    results.forEach((r, i) => expect(Array.from(r.data)).toEqual(Array.from({ length: 42 }, (_, j) => j * ((i % 40) + 1))));
+  } finally {
+    await own.close();
+  }
+});
+
 describe("what workers do not decode is read on the calling thread, as without a pool", () => {
   test("a gzip chain (numcodecs.js's codec, not the package's) and strings", async () => {
     const shape = [20, 20];
