@@ -26,6 +26,8 @@ import { wasm } from "../wasm/load.js";
 /**
  * @typedef {object} ChunkDecoder
  * @property {"codec" | "n5" | "copy"} kind
+ * @property {boolean} [direct]  "copy" with nothing to decompress: the
+ *   stored bytes are the output's (direct-placement.js)
  * @property {(bytes: Uint8Array) => Promise<unknown>} open
  * @property {(opened: unknown, desc: number, band: number, where: () => string) => void} place
  */
@@ -131,7 +133,7 @@ export async function chunkDecoder(chain, array) {
     // Byte strings' bytes are the presented bytes: copied into place (the
     // copy checks the chunk's length, as the codec does).
     const module = wasm();
-    return { kind: "copy", open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+    return { kind: "copy", direct: compressors.length === 0, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
   }
   if (codec) {
     const core = codec[coreOf];
@@ -145,5 +147,5 @@ export async function chunkDecoder(chain, array) {
   }
   if (name !== "bytes" && name !== "endian") return { unsupported: `the ${name} codec for ${array.dataType}` };
   const module = wasm();
-  return { kind: "copy", open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+  return { kind: "copy", direct: compressors.length === 0, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
 }

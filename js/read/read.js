@@ -15,6 +15,7 @@ import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
 import { bandsOf, layBands, LIVE_BYTES } from "./bands.js";
 import { planOf } from "./plan.js";
+import { copyDirect, fillDirect, MIN_RUN_BYTES, runsOf } from "./direct-placement.js";
 import { shardReader } from "./shard-reader.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
@@ -132,7 +133,9 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
   const fetch = chunkFetch(arr, plan, storeOptions);
   if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch);
-  else await placeBands(arr, plan, region, chunks, out, queue, signal, fetch);
+  else if (!(await placeDirectly(arr, plan, region, chunks, out, queue, signal, fetch))) {
+    await placeBands(arr, plan, region, chunks, out, queue, signal, fetch);
+  }
   if (!scalar) return result;
   return typeof out.get === "function" ? out.get(0) : out[0];
 }
@@ -255,6 +258,59 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch) {
   await Promise.race([queue.onIdle(), failure]);
   if (error) throw error;
   signal?.throwIfAborted();
+}
+
+/**
+ * Chunks stored as the output holds them, placed from JavaScript with one
+ * copy per contiguous run (direct-placement.js), where every run is long
+ * enough; false (nothing done) where the bands do better.
+ */
+async function placeDirectly(arr, plan, axes, chunks, out, queue, signal, fetch) {
+  if (!plan.decoder?.direct || plan.order !== null || axes.some((a) => a.virtual)) return false;
+  const eb = plan.elementBytes;
+  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
+  const outStride = cOrderStrides(shape);
+  const strides = [];
+  for (let i = 0, o = 0; i < axes.length; i++) strides.push(axes[i].dropped ? 0 : outStride[o++] * eb);
+  const extents = plan.za.chunkShape;
+  for (const c of chunks) {
+    c.layout = runsOf(c.mapping, extents, strides, eb);
+    if (c.layout.run < MIN_RUN_BYTES) return false;
+  }
+  const chunkBytes = product(extents) * eb;
+  const outBytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const outLength = outBytes.byteLength;
+  let error;
+  let fail;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
+  for (const c of chunks) {
+    queue.add(async () => {
+      try {
+        if (error) return;
+        signal?.throwIfAborted();
+        const bytes = await fetch(c.coords);
+        if (error) return;
+        signal?.throwIfAborted();
+        if (outBytes.byteLength !== outLength) throw detached();
+        if (bytes === undefined || bytes === null) {
+          countRead("filled");
+          fillDirect(plan.fill, c.layout, outBytes);
+        } else {
+          countRead("copied");
+          copyDirect(bytes, chunkBytes, c.layout, outBytes, () => chunkWhere(arr, plan.za, c.coords));
+        }
+      } catch (e) {
+        if (!error) fail((error = e));
+      }
+    });
+  }
+  await Promise.race([queue.onIdle(), failure]);
+  if (error) throw error;
+  signal?.throwIfAborted();
+  return true;
 }
 
 /** `into` lost its memory while read was filling it (transferred or detached). */
