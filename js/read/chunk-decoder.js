@@ -17,6 +17,7 @@ import { coreOf } from "../codecs/wasm-codec.js";
 import { ZarrCodecError, describe as describeValue } from "../errors.js";
 import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK } from "../n5/n5-default-codec.js";
 import { ByteStringCodec } from "../data-types/byte-string-codec.js";
+import { FortranChunks } from "../data-types/fortran-chunks.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
 import { coreDataType } from "../zarrita/register.js";
 import { registeredRegistries } from "../zarrita/registration.js";
@@ -77,7 +78,11 @@ async function bytesCodecs(chain, meta) {
 // The array -> bytes step for the package's streaming codecs.
 function arrayToBytesCodec(chain, meta) {
   const { name, configuration } = chain.arrayToBytes;
-  if (name === STORED_CODEC) return storedCodec({}).fromConfig(configuration, meta);
+  if (name === STORED_CODEC) {
+    // read places the bytes in their storage order itself (chain.order).
+    const codec = storedCodec({}).fromConfig(configuration, meta);
+    return codec instanceof FortranChunks ? codec.stored : codec;
+  }
   const dataType = coreDataType(meta.dataType);
   if (dataType === undefined) return undefined;
   if (name === "packbits") return new PackBitsCodec(configuration, { ...meta, dataType });

@@ -152,7 +152,8 @@ function asRegion(axes) {
 // How read gets a chunk's stored bytes (undefined: missing): through
 // read's own shard reader for sharded arrays, else zarrita's own fetch.
 function chunkFetch(arr, plan, storeOptions) {
-  if (!plan.decoder && plan.elementBytes !== 0) return undefined;
+  const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
+  if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
   if (plan.sharding) {
     const reader = shardReader(arr, plan.za, plan.sharding);
     return (coords) => reader(coords, storeOptions);
@@ -451,18 +452,27 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch) {
       try {
         if (failed) return;
         signal?.throwIfAborted();
-        if (decoder) {
+        if (fetch) {
+          // read's own fetch: missing chunks filled here, the others decoded
+          // by read's decoder or else by zarrita's.
           const bytes = await fetch(c.coords);
           if (failed) return;
           signal?.throwIfAborted();
           if (bytes === undefined || bytes === null) c.kind = "fill";
-          else {
+          else if (decoder) {
             try {
               c.opened = await decoder.open(bytes);
             } catch (error) {
               throw withWhere(error, chunkWhere(arr, za, c.coords));
             }
             c.kind = "decoded";
+          } else {
+            try {
+              c.opened = await za.decode(bytes);
+            } catch (error) {
+              throw withCodecContext(error, "read", arr.path);
+            }
+            c.kind = "zarrita";
           }
         } else {
           try {
