@@ -25,7 +25,7 @@ import { presentV3 } from "./present-v3.js";
 import { passesThrough } from "./presentation.js";
 import { checkShardIndex, isIndexRequest, unfillable } from "./shard-index.js";
 import { delegate } from "./delegate.js";
-import { isNodeFile, refuseMissingNode } from "./missing-node.js";
+import { isNodeFile, nodeMisses } from "./missing-node.js";
 import { checksNativeFill, presentNative } from "./present-native.js";
 
 // How storedDataType and structFields find a store's catalog, through any
@@ -171,6 +171,8 @@ export function withDataTypesUsing(store, options, ensureReady) {
   }
 
   const bytesOf = (doc) => encoder.encode(stringify(doc));
+  // A path with no node at all is the package's NOT_FOUND (missing-node.js).
+  const nodes = nodeMisses(store);
 
   // ---- metadata -------------------------------------------------------------
 
@@ -313,7 +315,10 @@ export function withDataTypesUsing(store, options, ensureReady) {
   async function get(key, opts) {
     const [, file] = splitKey(key);
     const bytes = await answer(key, file, opts);
-    if ((bytes === undefined || bytes === null) && isNodeFile(file)) await refuseMissingNode(store, key, opts);
+    if (isNodeFile(file)) {
+      if (bytes === undefined || bytes === null) await nodes.missing(key, opts);
+      else nodes.found(key);
+    }
     return bytes;
   }
 
