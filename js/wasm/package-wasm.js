@@ -25,7 +25,7 @@ export const packageWasm = preferring(wasmFile, inlineWasm);
  * shows as an error).
  * @returns {URL | undefined}
  */
-export function wasmFile() {
+function wasmFile() {
   // A Web Worker takes the inlined copy (or, better, the page's compiled
   // module: compiledWasm()). Vite bundles workers as one iife file by
   // default, which carries the inlined copy whatever this code does; it
@@ -37,6 +37,9 @@ export function wasmFile() {
   } catch {
     return undefined; // an iife bundle, whose import.meta is empty (esbuild)
   }
+  // A bundler configured to inline assets: never fetch a data: URL (a
+  // Content-Security-Policy's connect-src refuses it).
+  if (url.protocol === "data:") return undefined;
   // A bundler emitted the file under a name of its own (Vite, webpack), or
   // Node, which reads it from disk (a missing file falls back silently).
   if (url.protocol === "file:" || !url.pathname.endsWith(FILE)) return url;
