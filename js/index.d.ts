@@ -363,9 +363,12 @@ export interface ReadyOptions {
 
 /**
  * Resolves once the wasm module is loaded (needed before using the classes
- * directly). Without `wasm`, the main entry loads the copy inlined in the
- * package, and zarr-codecs-wasm/slim resolves if a module is loaded
- * already and rejects with NOT_READY otherwise. The first successful call
+ * directly). Without `wasm`, the main entry loads the package's .wasm file
+ * (the asset Vite and webpack emit, the file beside the package in Node or
+ * a page without a bundler), or the copy inlined in the package where
+ * there is no file (esbuild bundles, Web Workers); zarr-codecs-wasm/slim
+ * resolves if a module is loaded already and rejects with NOT_READY
+ * otherwise. The first successful call
  * wins; after a failure (WASM_LOAD_FAILED, NO_WASM_SIMD) a later call
  * tries again.
  */

@@ -1,10 +1,11 @@
 // zarr-codecs-wasm: the Zarr v3 `bytes` and `packbits` codecs in
 // WebAssembly, and every Zarr data type through zarrita. This entry loads
-// the wasm inlined in the package unless ready({ wasm }) says otherwise;
-// zarr-codecs-wasm/slim is the same without the inlined copy.
+// the package's own wasm (its .wasm file where a bundler or server put it,
+// else the inlined copy: wasm/package-wasm.js) unless ready({ wasm }) says
+// otherwise; zarr-codecs-wasm/slim is the same without either.
 import { importDist } from "./wasm/dist-import.js";
 import { readyWith } from "./wasm/load.js";
-import { inlineWasm } from "./wasm/inline.js";
+import { packageWasm } from "./wasm/package-wasm.js";
 import { registerUsing } from "./zarrita/register.js";
 import { withDataTypesUsing } from "./data-types/with-data-types.js";
 import { readUsing } from "./read/read.js";
@@ -14,11 +15,12 @@ export * from "./exports.js";
 /**
  * Resolves once the wasm module is loaded: from `options.wasm` (a URL or
  * string, a Response, bytes or a compiled WebAssembly.Module) or else the
- * copy inlined in the package. The first successful call wins.
+ * package's own (its .wasm file, or the inlined copy where there is no
+ * file). The first successful call wins.
  * @param {{wasm?: unknown}} [options]
  */
 export function ready(options) {
-  return readyWith({ wasm: options?.wasm ?? inlineWasm }, undefined, glue);
+  return readyWith({ wasm: options?.wasm ?? packageWasm }, undefined, glue);
 }
 
 // Imported when first needed, so that a copy whose wasm was never built

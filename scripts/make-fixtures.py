@@ -184,7 +184,7 @@ def write_v2_data_types(name):
     # float16, NaN fill, the last row never written.
     z = array("f2", (3, 3), (1, 3), "<f2", nan, lambda z: rows(z, 2))
     record("f2", z, {"float32_hex": z[...].astype("<f4").tobytes().hex()})
-    # complex in Fortran order: refused (the parts would be transposed).
+    # complex in Fortran order: each value's parts together, the axes reversed.
     z = array("c16_fortran", (2, 2), (2, 2), ">c16", 0, lambda z: z.__setitem__(slice(None), values_for(z)), order="F")
     record("c16_fortran", z)
     zarr.consolidate_metadata(str(path))
@@ -206,13 +206,19 @@ def write_v2_filters(name):
         "f2_shuffle": (np.array([1.0, -0.0, 65504.0, np.inf, 0.5], dtype="<f2"), (3,), [Shuffle(elementsize=2)], None, "C"),
         "i4_shuffle_zlib": (np.arange(-6, 6, dtype="<i4").reshape(3, 4) * 100003, (2, 3), [Shuffle(elementsize=4)], Zlib(level=1), "C"),
         "c8_fortran_1d": (np.array([1 + 2j, 3 - 4j, -5j], dtype=">c8"), (2,), None, None, "F"),
+        # Order "F" with a trailing dimension: each element's bytes stay
+        # together, the element axes are reversed.
+        "c8_fortran_2d": (np.array([[1 + 2j, 3 - 4j, -5j], [6, 7j, -8 - 8j]], dtype=">c8"), (2, 2), None, Zlib(level=1), "F"),
+        "record_fortran_3d": (np.array([(i, -i * 0.5) for i in range(24)], dtype=[("n", ">i2"), ("x", "<f4")]).reshape(2, 3, 4), (2, 2, 3), None, None, "F"),
+        "void_fortran_2d": (np.frombuffer(bytes(range(30)), dtype="|V3").reshape(2, 5), (2, 4), None, None, "F"),
     }
     for key, (values, chunks, filters, compressor, order) in arrays.items():
         z = root.create_dataset(key, shape=values.shape, chunks=chunks, dtype=values.dtype,
                                 compressor=compressor, filters=filters, fill_value=0, order=order)
         z[...] = values
         back = z[...]
-        little = back.astype(back.dtype.newbyteorder("<"), copy=True)
+        little = back.astype(back.dtype.newbyteorder("<") if back.dtype.fields is None else
+                             np.dtype([(n, back.dtype[n].newbyteorder("<")) for n in back.dtype.names]), copy=True)
         expected[key] = {"dtype": values.dtype.str, "shape": list(values.shape),
                          "little_endian_hex": little.tobytes(order="C").hex()}
         if values.dtype.kind == "f" and values.dtype.itemsize == 2:

@@ -24,8 +24,8 @@ export class ArrayCatalog {
   #nativeFills = new Map();
   /** path -> the Zarr format (2, 3) of the metadata last read for it */
   #formats = new Map();
-  /** paths of arrays whose shards hold their index at the start */
-  #indexAtStart = new Map();
+  /** path -> how an array's shards hold their index ({ atStart, bytes }) */
+  #shardIndexes = new Map();
   /** a conversion's key -> its ticket */
   #tickets = new Map();
 
@@ -47,6 +47,7 @@ export class ArrayCatalog {
       conversion.dropTrailing,
       Boolean(conversion.strings),
       Boolean(conversion.byteStrings),
+      Boolean(conversion.fortran),
     ]);
     const ticket = issueTicket(conversion, this.#tickets.get(key));
     this.#tickets.set(key, ticket);
@@ -88,18 +89,18 @@ export class ArrayCatalog {
   }
 
   /**
-   * Whether the array's shards hold their index at their start
-   * (sharding_indexed's index_location "start"), which zarrita reads from
-   * the end.
+   * How a sharded array's shards hold their index: at their start or end
+   * (`atStart`), and its `bytes` (16 per inner chunk, 4 more with a
+   * crc32c); undefined for an array without shards.
    */
-  setIndexAtStart(path, atStart) {
-    if (atStart) this.#indexAtStart.set(path, true);
-    else this.#indexAtStart.delete(path);
+  setShardIndex(path, index) {
+    if (index) this.#shardIndexes.set(path, index);
+    else this.#shardIndexes.delete(path);
   }
 
-  /** Whether a chunk key is a shard of an array whose index is at the start. */
-  indexAtStart(key) {
-    return this.#indexAtStart.size > 0 && locateIn(this.#indexAtStart, key) !== undefined;
+  /** The shard index layout of the array a chunk key belongs to, or undefined. */
+  shardIndexOf(key) {
+    return this.#shardIndexes.size > 0 ? locateIn(this.#shardIndexes, key)?.p : undefined;
   }
 
   /** The fill an array zarrita reads as it is was read with, if any. */

@@ -94,7 +94,8 @@ export function nativeFill(where, type, fill, options = {}) {
 function showElement(p, element) {
   const Container = containerFor(p.presented);
   const values = Array.from(new Container(element.buffer, element.byteOffset, element.byteLength / Container.BYTES_PER_ELEMENT));
-  return `${JSON.stringify(values.map((v) => (Number.isNaN(v) ? "NaN" : typeof v === "bigint" ? String(v) : v)))} (one element along the trailing dimension)`;
+  const shown = (v) => (typeof v === "bigint" ? String(v) : Number.isFinite(v) ? v : String(v));
+  return `${JSON.stringify(values.map(shown))} (one element along the trailing dimension)`;
 }
 
 // The presented element of stored bytes, and zarrita's view of it.

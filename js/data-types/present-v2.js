@@ -15,6 +15,7 @@
 // in as the last filter, and the dtype zarrita sees needs no bytes codec of
 // its own.
 import { describe, invalidMetadata, isPlainObject, prefix } from "../errors.js";
+import { parseDataType } from "../types/data-type.js";
 import { parseV2Scalar, parseV2Structured } from "../types/v2-dtype.js";
 import { byteStringConversion, v2ByteStringType } from "./byte-strings.js";
 import { presentFill } from "./fill-value.js";
@@ -69,12 +70,11 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
   }
   const filters = zarray.filters ?? [];
   if (!Array.isArray(filters)) throw invalidMetadata(where, `filters must be an array or null, got ${describe(filters)}`);
-  // zarrita would transpose the trailing dimension with the array. With
-  // at most one axis, orders "F" and "C" are the same bytes.
-  const fortran = zarray.order === "F" && zarray.shape.length > 1;
-  if (p.trailing && fortran) {
-    throw invalidMetadata(where, `dtype ${describe(zarray.dtype)} in Fortran order cannot be presented for an array of ${zarray.shape.length} dimensions (its trailing dimension would be transposed with the array); only order "C" is supported, or "F" with at most one dimension`);
-  }
+  // Order "F" with a trailing dimension: zarrita would transpose it with
+  // the array's axes, so the stored codec reads such chunks in their
+  // storage order (fortran-chunks.js). Where at most one axis of a chunk
+  // is longer than 1, "F" and "C" are the same bytes.
+  const fortran = Boolean(p.trailing) && zarray.order === "F" && zarray.chunks.filter((n) => n > 1).length > 1;
   // Byte strings are presented as stored, and variable-length bytes' filter
   // is their codec: filters run on the stored values.
   // numcodecs' Shuffle regroups the stored bytes by its own element size:
@@ -89,20 +89,22 @@ export function presentV2(path, zarray, { floats, rounded, ticket }) {
   const doc = { ...zarray, fill_value: fill.value };
   if (p.trailing && zarray.order === "F") doc.order = "C";
   const chunks = withTrailing(where, "chunks", zarray.chunks, p.trailing);
-  if (p.codec) {
+  if (p.codec || fortran) {
     // The stored codec decodes the stored bytes (either byte order, or each
-    // field's own); zarrita, told a little-endian or one-byte dtype, adds
-    // no bytes codec of its own.
+    // field's own, or in order "F"); zarrita, told a little-endian or
+    // one-byte dtype, adds no bytes codec of its own.
+    const complex = p.trailing === 2 && p.kind !== "record" && p.kind !== "raw";
     const conversion = {
       codec: { name: "bytes", configuration: { endian: order === ">" ? "big" : "little" } },
-      dataType,
+      dataType: complex ? parseDataType(where, p.component) : dataType,
       adapter: { floats: p.widen ? "float32" : "bits" },
-      dropTrailing: p.kind === "record",
+      dropTrailing: p.kind === "record" || p.kind === "raw",
       strings: p.kind === "string",
+      fortran,
     };
     codecFor(conversion, chunks).dispose();
     doc.filters = [{ id: STORED_CODEC, ticket: ticket(conversion, where) }, ...shuffles];
-    doc.dtype = p.kind === "record" ? "|u1" : p.kind === "string" ? "|O" : "<f4";
+    doc.dtype = p.kind === "record" || p.kind === "raw" ? "|u1" : p.kind === "string" ? "|O" : `<${V2_NAMES.get(p.presented)}`;
   } else if (p.kind === "raw") {
     doc.dtype = "|u1";
   } else if (p.kind === "byte-string") {

@@ -21,6 +21,7 @@ import { PackBitsCodec } from "../codecs/packbits.js";
 import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
 import { dataTypeOf } from "../types/data-type.js";
 import { ByteStringCodec } from "./byte-string-codec.js";
+import { FortranChunks } from "./fortran-chunks.js";
 import { StringCodec } from "./string-codec.js";
 
 export const STORED_CODEC = "zarr-codecs-wasm.stored";
@@ -47,6 +48,8 @@ export function isStoredCodecName(name) {
  *   of JavaScript strings (string-codec.js)
  * @property {boolean} [byteStrings]  byte strings presented as zarrita's,
  *   each chunk's length checked (byte-string-codec.js)
+ * @property {boolean} [fortran]  Zarr v2 chunks in order "F" with a
+ *   trailing dimension (fortran-chunks.js)
  */
 
 /** ticket -> Conversion, for every presented array of every live store. */
@@ -66,6 +69,11 @@ export function issueTicket(conversion, previous) {
   const ticket = previous ?? newTicket();
   conversions.set(ticket, conversion);
   return ticket;
+}
+
+/** The conversion a ticket names (read learns a chunk's storage order from it), or undefined. */
+export function conversionOf(ticket) {
+  return typeof ticket === "string" ? conversions.get(ticket) : undefined;
 }
 
 /** Forgets tickets (their store is gone). */
@@ -106,6 +114,7 @@ export function importConversion(ticket, exported) {
 /** Builds the codec a conversion names for a chunk of `shape`. */
 export function codecFor(conversion, shape, adapter = {}) {
   if (conversion.byteStrings) return new ByteStringCodec(conversion.dataType.lengthBytes, shape, adapter);
+  if (conversion.fortran) return new FortranChunks(codecFor({ ...conversion, fortran: false }, shape, adapter), shape);
   const Codec = CODECS.get(conversion.codec.name);
   const meta = { dataType: conversion.dataType, shape: conversion.dropTrailing ? shape.slice(0, -1) : shape };
   if (conversion.strings) {

@@ -25,7 +25,7 @@ import { presentV3 } from "./present-v3.js";
 import { passesThrough } from "./presentation.js";
 import { checkShardIndex, isIndexRequest, unfillable } from "./shard-index.js";
 import { delegate } from "./delegate.js";
-import { isNodeFile, refuseMissingNode } from "./missing-node.js";
+import { isNodeFile, nodeMisses } from "./missing-node.js";
 import { checksNativeFill, presentNative } from "./present-native.js";
 
 // How storedDataType and structFields find a store's catalog, through any
@@ -65,10 +65,21 @@ function exactFill(text, doc, pick = (d) => d, rounded = false) {
   return { ...array, fill_value: pick(parseLossless(text)).fill_value };
 }
 
-/** Whether a v3 array's shards hold their index at their start. */
-function shardIndexAtStart(doc) {
+/**
+ * How a v3 array's shards hold their index (sharding_indexed: at the start
+ * or the end, 16 bytes per inner chunk, 4 more for a crc32c), where its
+ * index codecs are the usual bytes and crc32c; undefined otherwise.
+ */
+function shardIndexLayout(doc) {
   const sharding = Array.isArray(doc.codecs) ? doc.codecs.find((c) => isPlainObject(c) && c.name === "sharding_indexed") : undefined;
-  return isPlainObject(sharding?.configuration) && sharding.configuration.index_location === "start";
+  const c = sharding?.configuration;
+  const outer = doc.chunk_grid?.configuration?.chunk_shape;
+  if (!isPlainObject(c) || !Array.isArray(c.chunk_shape) || !Array.isArray(outer) || outer.length !== c.chunk_shape.length) return undefined;
+  const entries = outer.reduce((n, d, i) => n * Math.ceil(d / c.chunk_shape[i]), 1);
+  const codecs = Array.isArray(c.index_codecs) ? c.index_codecs : [{ name: "bytes" }];
+  const names = codecs.map((x) => (isPlainObject(x) ? x.name : undefined));
+  if (!Number.isSafeInteger(entries) || names[0] !== "bytes" || names.length > 2 || (names.length === 2 && names[1] !== "crc32c")) return undefined;
+  return { atStart: c.index_location === "start", bytes: 16 * entries + (names.length === 2 ? 4 : 0) };
 }
 
 // What the catalog keeps of an array zarrita reads itself, where its fill
@@ -121,7 +132,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
   function present(path, doc, presenter) {
     const v2 = doc.dtype !== undefined || Array.isArray(doc.chunks);
     catalog.setFormat(path, v2 ? 2 : 3);
-    catalog.setIndexAtStart(path, !v2 && shardIndexAtStart(doc));
+    catalog.setShardIndex(path, v2 ? undefined : shardIndexLayout(doc));
     try {
       const result = presenter(path, doc, presenting);
       if (result) {
@@ -160,6 +171,8 @@ export function withDataTypesUsing(store, options, ensureReady) {
   }
 
   const bytesOf = (doc) => encoder.encode(stringify(doc));
+  // A path with no node at all is the package's NOT_FOUND (missing-node.js).
+  const nodes = nodeMisses(store);
 
   // ---- metadata -------------------------------------------------------------
 
@@ -302,7 +315,10 @@ export function withDataTypesUsing(store, options, ensureReady) {
   async function get(key, opts) {
     const [, file] = splitKey(key);
     const bytes = await answer(key, file, opts);
-    if ((bytes === undefined || bytes === null) && isNodeFile(file)) await refuseMissingNode(store, key, opts);
+    if (isNodeFile(file)) {
+      if (bytes === undefined || bytes === null) await nodes.missing(key, opts);
+      else nodes.found(key);
+    }
     return bytes;
   }
 
@@ -322,10 +338,11 @@ export function withDataTypesUsing(store, options, ensureReady) {
   async function getRange(key, requested, opts) {
     const fills = filling(opts);
     const at = locate(key);
-    // zarrita (0.5 to 0.7.5) reads a shard's index from its end, always;
-    // where the metadata puts it at the start, that is where it is read.
-    const range =
-      requested?.suffixLength !== undefined && catalog.indexAtStart(key) ? { offset: 0, length: requested.suffixLength } : requested;
+    // zarrita (0.5 to 0.7.5) reads a shard's index from its end, always,
+    // and 0.5 and 0.6 take 4 bytes of crc32c more than an index without
+    // one has: the index is read where, and as long as, the metadata says.
+    const layout = requested?.suffixLength !== undefined ? catalog.shardIndexOf(key) : undefined;
+    const range = !layout ? requested : layout.atStart ? { offset: 0, length: layout.bytes } : { suffixLength: layout.bytes };
     const index = fills ? undefined : at?.p.shardIndex;
     if (index?.refused) throw index.refused;
     const bytes = await store.getRange(at ? at.storedKey : key, range, fills ? unmarked(opts) : opts);

@@ -17,6 +17,7 @@ import { coreOf } from "../codecs/wasm-codec.js";
 import { ZarrCodecError, describe as describeValue } from "../errors.js";
 import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK } from "../n5/n5-default-codec.js";
 import { ByteStringCodec } from "../data-types/byte-string-codec.js";
+import { FortranChunks } from "../data-types/fortran-chunks.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
 import { coreDataType } from "../zarrita/register.js";
 import { registeredRegistries } from "../zarrita/registration.js";
@@ -26,6 +27,8 @@ import { wasm } from "../wasm/load.js";
 /**
  * @typedef {object} ChunkDecoder
  * @property {"codec" | "n5" | "copy"} kind
+ * @property {boolean} [direct]  "copy" with nothing to decompress: the
+ *   stored bytes are the output's (direct-placement.js)
  * @property {(bytes: Uint8Array) => Promise<unknown>} open
  * @property {(opened: unknown, desc: number, band: number, where: () => string) => void} place
  * @property {{name: string, codec: object}[]} bytesCodecs  the bytes -> bytes
@@ -78,7 +81,11 @@ async function bytesCodecs(chain, meta, registries) {
 // The array -> bytes step for the package's streaming codecs.
 function arrayToBytesCodec(chain, meta) {
   const { name, configuration } = chain.arrayToBytes;
-  if (name === STORED_CODEC) return storedCodec({}).fromConfig(configuration, meta);
+  if (name === STORED_CODEC) {
+    // read places the bytes in their storage order itself (chain.order).
+    const codec = storedCodec({}).fromConfig(configuration, meta);
+    return codec instanceof FortranChunks ? codec.stored : codec;
+  }
   const dataType = coreDataType(meta.dataType);
   if (dataType === undefined) return undefined;
   if (name === "packbits") return new PackBitsCodec(configuration, { ...meta, dataType });
@@ -138,7 +145,7 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
     // Byte strings' bytes are the presented bytes: copied into place (the
     // copy checks the chunk's length, as the codec does).
     const module = wasm();
-    return { kind: "copy", bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+    return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
   }
   if (codec) {
     const core = codec[coreOf];
@@ -152,5 +159,5 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
   }
   if (name !== "bytes" && name !== "endian") return { unsupported: `the ${name} codec for ${array.dataType}` };
   const module = wasm();
-  return { kind: "copy", bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+  return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
 }

@@ -20,7 +20,8 @@
 // { unsupported: why }: such arrays are read through zarrita's getChunk.
 import { isPlainObject } from "../errors.js";
 import { hasUnsafeIntegers, parseLossless } from "../json/lossless.js";
-import { STORED_CODEC } from "../data-types/stored-codec.js";
+import { conversionOf, STORED_CODEC } from "../data-types/stored-codec.js";
+import { fortranOrder } from "../data-types/fortran-chunks.js";
 
 const decoder = new TextDecoder();
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STORED_CODEC]);
@@ -148,9 +149,13 @@ function v2Chain(zarray, rank) {
     bytesToBytes.unshift({ names: ["numcodecs.shuffle", "shuffle"], configuration });
     filters = filters.slice(0, -1);
   }
+  let storageOrder = order;
   if (filters.length === 1 && filters[0]?.id === STORED_CODEC) {
     const { id, ...configuration } = filters[0];
     arrayToBytes = { name: STORED_CODEC, configuration };
+    // Order "F" with a trailing dimension: presented as "C", stored with
+    // the element axes reversed (data-types/fortran-chunks.js).
+    if (conversionOf(configuration.ticket)?.fortran) storageOrder = fortranOrder(rank);
   } else if (filters.length > 0) {
     return { unsupported: "Zarr v2 filters" };
   } else if (typeof zarray.dtype === "string" && zarray.dtype.startsWith(">") && !/^>([iub]1|[SV]\d+)$/.test(zarray.dtype)) {
@@ -162,7 +167,7 @@ function v2Chain(zarray, rank) {
     const { id, ...configuration } = compressor;
     bytesToBytes.push({ names: [`numcodecs.${id}`, id], configuration });
   }
-  return { format: 2, order, arrayToBytes, bytesToBytes, dataType: zarray.dtype, chunkShape: zarray.chunks, sharding: undefined, fillValue: zarray.fill_value };
+  return { format: 2, order: storageOrder, arrayToBytes, bytesToBytes, dataType: zarray.dtype, chunkShape: zarray.chunks, sharding: undefined, fillValue: zarray.fill_value };
 }
 
 // zarrita's data type name of a v2 dtype it reads ("<u2" -> "uint16"),
@@ -177,10 +182,29 @@ function zarritaNameOfV2(dtype) {
 
 const same = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i]);
 
+// zarrita's fill value (as it parsed it) against a document's: the same
+// number, string or parts.
+function sameFill(held, written) {
+  const norm = (v) => {
+    if (typeof v === "bigint") return Number(v);
+    if (v === "NaN" || v === "Infinity" || v === "-Infinity") return Number(v);
+    return v;
+  };
+  const a = norm(held);
+  const b = norm(written);
+  if (Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b))) return true;
+  if (typeof a === "number" && typeof b === "number") return a === b;
+  try {
+    return JSON.stringify(a, (_, v) => (typeof v === "bigint" ? Number(v) : v)) === JSON.stringify(b, (_, v) => (typeof v === "bigint" ? Number(v) : v));
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a chain describes what zarrita shows of the array. */
 function describes(chain, za, dtype) {
   const name = chain.format === 2 ? zarritaNameOfV2(chain.dataType) : chain.dataType;
-  return name === dtype && same(chain.chunkShape, za.chunkShape);
+  return name === dtype && same(chain.chunkShape, za.chunkShape) && Boolean(chain.sharding) === za.sharded && sameFill(za.fillValue, chain.fillValue);
 }
 
 /** Whether two chains decode the same bytes the same way. */
@@ -189,11 +213,23 @@ function sameDecoding(a, b) {
   return key(a) === key(b);
 }
 
+// A document's chain; a chain read cannot decode still says what read
+// fills missing chunks with (the data type and fill), which chunks the
+// document describes, and how shards are laid out.
 function chainOf(file, doc, rank) {
   if (!isPlainObject(doc)) return undefined;
-  if (file === "zarr.json" && doc.node_type === "array") return v3Chain(doc, rank);
-  if (file === ".zarray" && Array.isArray(doc.shape)) return v2Chain(doc, rank);
-  return undefined;
+  let chain;
+  let facts;
+  if (file === "zarr.json" && doc.node_type === "array") {
+    chain = v3Chain(doc, rank);
+    facts = { format: 3, dataType: doc.data_type, fillValue: doc.fill_value, chunkShape: doc.chunk_grid?.configuration?.chunk_shape };
+  } else if (file === ".zarray" && Array.isArray(doc.shape)) {
+    chain = v2Chain(doc, rank);
+    facts = { format: 2, dataType: doc.dtype, fillValue: doc.fill_value, chunkShape: doc.chunks };
+  } else return undefined;
+  if (!chain.unsupported) return chain;
+  if (chain.sharding) facts.chunkShape = chain.sharding.innerShape;
+  return { ...facts, ...chain };
 }
 
 /**

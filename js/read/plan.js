@@ -24,7 +24,9 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
  * @property {Function} Container     zarr.get's container for the data type
  * @property {number} elementBytes    bytes of one element in it (0: not
  *   made of bytes, e.g. zarrita's arrays of JavaScript values)
- * @property {Uint8Array | undefined} fill  the bytes of missing chunks' elements
+ * @property {Uint8Array | undefined} fill  the bytes of missing chunks'
+ *   elements; where it is known, read fetches each chunk's bytes itself
+ *   and fills the missing ones, also where zarrita decodes the others
  * @property {unknown[] | undefined} valuesFill  for containers of JavaScript
  *   values (strings, bytes): the fill, one value per element (bytes copied
  *   for each); undefined where zarrita fills them
@@ -113,6 +115,22 @@ async function makePlan(arr, signal) {
     return plan;
   }
   const chain = await chainOf(arr, za, signal);
+  // Shards read fetches itself, and the exact fill, also where zarrita
+  // decodes the chunks (read fills the missing ones).
+  if (chain.sharding && readableSharding(arr, za, chain.sharding) && sameShape(chain.chunkShape, za.chunkShape)) plan.sharding = chain.sharding;
+  try {
+    // withDataTypes' own reading of the fill where it read the metadata
+    // (one element's bytes: -0 and NaN payloads kept), else the metadata's.
+    if (presented?.fillByteString) plan.fill = presented.fillByteString.slice();
+    else if (presented?.fillElement) plan.fill = bytesOfElement(fillElementOf(presented));
+    else if (chain.dataType !== undefined) plan.fill = (nativeFillOf(arr)?.fillElement ?? fillFromMetadata(arr, chain, plan.elementBytes) ?? zarritaFill(Container, za.fillValue))?.slice();
+  } catch {
+    plan.fill = undefined;
+  }
+  if (plan.fill !== undefined && plan.fill.byteLength % plan.elementBytes !== 0) plan.fill = undefined;
+  // zarrita fills a sharded array's missing inner chunks itself where read
+  // does not fetch its shards.
+  if (za.sharded && !plan.sharding) plan.fill = undefined;
   if (chain.unsupported) {
     plan.viaZarrita = chain.unsupported;
     return plan;
@@ -123,29 +141,14 @@ async function makePlan(arr, signal) {
   }
   if (!sameShape(chain.chunkShape, za.chunkShape)) {
     plan.viaZarrita = "the metadata read again has another chunk shape";
+    plan.fill = undefined;
     return plan;
   }
-  if (chain.sharding) {
-    if (chain.sharding.unsupported) {
-      plan.viaZarrita = chain.sharding.unsupported;
-      return plan;
-    }
-    if (!readableSharding(arr, za, chain.sharding)) {
-      plan.viaZarrita = "a sharded array whose shards read cannot fetch itself";
-      return plan;
-    }
-    plan.sharding = chain.sharding;
+  if (chain.sharding && !plan.sharding) {
+    plan.viaZarrita = chain.sharding.unsupported ?? "a sharded array whose shards read cannot fetch itself";
+    return plan;
   }
-  try {
-    // withDataTypes' own reading of the fill where it read the metadata
-    // (one element's bytes: -0 and NaN payloads kept), else the metadata's.
-    if (presented?.fillByteString) plan.fill = presented.fillByteString.slice();
-    else if (presented?.fillElement) plan.fill = bytesOfElement(fillElementOf(presented));
-    else plan.fill = (nativeFillOf(arr)?.fillElement ?? fillFromMetadata(arr, chain, plan.elementBytes) ?? zarritaFill(Container, za.fillValue))?.slice();
-  } catch {
-    plan.fill = undefined;
-  }
-  if (plan.fill === undefined || plan.fill.byteLength % plan.elementBytes !== 0) {
+  if (plan.fill === undefined) {
     plan.viaZarrita = "the fill value is not one zarrita's container takes";
     return plan;
   }

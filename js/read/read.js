@@ -15,6 +15,7 @@ import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
 import { bandsOf, layBands, LIVE_BYTES } from "./bands.js";
 import { planOf } from "./plan.js";
+import { copyDirect, fillDirect, MIN_RUN_BYTES, runsOf } from "./direct-placement.js";
 import { shardReader } from "./shard-reader.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
@@ -151,7 +152,9 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   if (pool && !described) pool.countInThread();
   if (described) await placePooled({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
-  else await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
+  else if (!(await placeDirectly(arr, plan, region, chunks, out, queue, signal, fetch, progress))) {
+    await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
+  }
   if (!scalar) return result;
   return typeof out.get === "function" ? out.get(0) : out[0];
 }
@@ -168,7 +171,8 @@ function asRegion(axes) {
 // How read gets a chunk's stored bytes (undefined: missing): through
 // read's own shard reader for sharded arrays, else zarrita's own fetch.
 function chunkFetch(arr, plan, storeOptions) {
-  if (!plan.decoder && plan.elementBytes !== 0) return undefined;
+  const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
+  if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
   if (plan.sharding) {
     const reader = shardReader(arr, plan.za, plan.sharding);
     return (coords) => reader(coords, storeOptions);
@@ -275,6 +279,60 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, p
   await Promise.race([queue.onIdle(), failure]);
   if (error) throw error;
   signal?.throwIfAborted();
+}
+
+/**
+ * Chunks stored as the output holds them, placed from JavaScript with one
+ * copy per contiguous run (direct-placement.js), where every run is long
+ * enough; false (nothing done) where the bands do better.
+ */
+async function placeDirectly(arr, plan, axes, chunks, out, queue, signal, fetch, progress) {
+  if (!plan.decoder?.direct || plan.order !== null || axes.some((a) => a.virtual)) return false;
+  const eb = plan.elementBytes;
+  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
+  const outStride = cOrderStrides(shape);
+  const strides = [];
+  for (let i = 0, o = 0; i < axes.length; i++) strides.push(axes[i].dropped ? 0 : outStride[o++] * eb);
+  const extents = plan.za.chunkShape;
+  for (const c of chunks) {
+    c.layout = runsOf(c.mapping, extents, strides, eb);
+    if (c.layout.run < MIN_RUN_BYTES) return false;
+  }
+  const chunkBytes = product(extents) * eb;
+  const outBytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const outLength = outBytes.byteLength;
+  let error;
+  let fail;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
+  for (const c of chunks) {
+    queue.add(async () => {
+      try {
+        if (error) return;
+        signal?.throwIfAborted();
+        const bytes = await fetch(c.coords);
+        if (error) return;
+        signal?.throwIfAborted();
+        if (outBytes.byteLength !== outLength) throw detached();
+        if (bytes === undefined || bytes === null) {
+          countRead("filled");
+          fillDirect(plan.fill, c.layout, outBytes);
+        } else {
+          countRead("copied");
+          copyDirect(bytes, chunkBytes, c.layout, outBytes, () => chunkWhere(arr, plan.za, c.coords));
+        }
+        progress?.(c, null);
+      } catch (e) {
+        if (!error) fail((error = e));
+      }
+    });
+  }
+  await Promise.race([queue.onIdle(), failure]);
+  if (error) throw error;
+  signal?.throwIfAborted();
+  return true;
 }
 
 /** `into` lost its memory while read was filling it (transferred or detached). */
@@ -418,18 +476,27 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
       try {
         if (failed) return;
         signal?.throwIfAborted();
-        if (decoder) {
+        if (fetch) {
+          // read's own fetch: missing chunks filled here, the others decoded
+          // by read's decoder or else by zarrita's.
           const bytes = await fetch(c.coords);
           if (failed) return;
           signal?.throwIfAborted();
           if (bytes === undefined || bytes === null) c.kind = "fill";
-          else {
+          else if (decoder) {
             try {
               c.opened = await decoder.open(bytes);
             } catch (error) {
               throw withWhere(error, chunkWhere(arr, za, c.coords));
             }
             c.kind = "decoded";
+          } else {
+            try {
+              c.opened = await za.decode(bytes);
+            } catch (error) {
+              throw withCodecContext(error, "read", arr.path);
+            }
+            c.kind = "zarrita";
           }
         } else {
           try {

@@ -58,7 +58,7 @@ export function zarritaArray(arr) {
   return {
     shape,
     chunkShape: chunks,
-    fillValue: context && "fillValue" in context ? context.fillValue : context?.fill_value ?? arr.fillValue,
+    fillValue: context && "fillValue" in context ? context.fillValue : context && "fill_value" in context ? context.fill_value : arr.fillValue,
     TypedArray: context?.TypedArray,
     sharded: context?.kind === "sharded",
     chunkBytes: typeof chunkBytes === "function" ? (coords, options) => chunkBytes.call(context, coords, options) : undefined,

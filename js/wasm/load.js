@@ -2,11 +2,12 @@
 // behind one promise, as numcodecs.js does, and hands the codecs the loaded
 // instance. The .wasm comes from the caller (`ready({ wasm })`: a URL, a
 // Response, bytes or a compiled WebAssembly.Module) or, from the main
-// entry only, from the copy inlined in the package (wasm/inline.js). The
-// Emscripten glue (its factory) comes from the entry too (index.js,
-// slim.js). It never looks for the .wasm itself: it is always handed a
-// compiled module, so it needs no URL of its own and bundles carry no
-// path of the machine that built them.
+// entry only, from the package itself (wasm/package-wasm.js: its .wasm
+// file where there is one, else the inlined copy). The Emscripten glue
+// (its factory) comes from the entry too (index.js, slim.js). The glue
+// never looks for the .wasm itself: it is always handed a compiled
+// module, so it needs no URL of its own and bundles carry no path of the
+// machine that built them.
 import { describe, tagOf, ZarrCodecError } from "../errors.js";
 import { ABI_VERSION } from "./abi-version.js";
 import { attachIo } from "./io.js";
@@ -18,6 +19,17 @@ const SIMD_PROBE = new Uint8Array([
   0, 65, 0, 253, 15, 11,
 ]);
 
+// What a failed source was, for a source with a fallback (preferring()):
+// ABSENT, nothing there to load (a missing file, an HTTP error, a page
+// that is not wasm, as servers answer for a file they lack); BROKEN, wasm
+// that does not compile or is not this release's. Anything else (a
+// Content-Security-Policy's refusal, no SIMD, a missing build) would fail
+// the fallback alike, and is thrown.
+const ABSENT = Symbol("absent");
+const BROKEN = Symbol("broken");
+// The alternatives of a source made by preferring().
+const ALTERNATIVES = Symbol("alternatives");
+
 let loading; // { source, promise } of the load under way
 let instance;
 let compiled;
@@ -27,13 +39,24 @@ export function hasWasmSimd() {
   return typeof WebAssembly === "object" && WebAssembly.validate(SIMD_PROBE);
 }
 
-function loadFailed(message, cause) {
-  return new ZarrCodecError("WASM_LOAD_FAILED", `zarr-codecs-wasm: ${message}`, { cause });
+function loadFailed(message, cause, kind) {
+  const error = new ZarrCodecError("WASM_LOAD_FAILED", `zarr-codecs-wasm: ${message}`, { cause });
+  if (kind) Object.defineProperty(error, kind, { value: true });
+  return error;
+}
+
+// Whether bytes (a buffer or a view) begin with "\0asm", as every wasm
+// module does.
+function startsAsWasm(bytes) {
+  const head = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, Math.min(4, bytes.byteLength));
+  return head.length === 4 && head[0] === 0 && head[1] === 0x61 && head[2] === 0x73 && head[3] === 0x6d;
 }
 
 // An engine error from compiling or instantiating, in words that say what
-// to do about it.
-function explain(error, what) {
+// to do about it. `notWasm`: the bytes compiled were no wasm at all, as a
+// server answers for a file it does not have (an HTML page), which is not
+// a damaged module.
+function explain(error, what, notWasm = false) {
   const text = String(error?.message ?? error);
   if (/unsafe-eval|Content Security Policy|CSP|Refused/i.test(text)) {
     return loadFailed(
@@ -42,12 +65,13 @@ function explain(error, what) {
     );
   }
   if (tagOf(error) === "CompileError" || error?.name === "CompileError") {
-    return loadFailed(`${what} is not a WebAssembly module (${text})`, error);
+    return loadFailed(`${what} is not a WebAssembly module (${text})`, error, notWasm ? ABSENT : BROKEN);
   }
   if (error?.name === "LinkError") {
     return loadFailed(
       `${what} was built for another release of zarr-codecs-wasm (${text}); use the zarr-codecs-wasm/wasm file of the installed package`,
       error,
+      BROKEN,
     );
   }
   return loadFailed(`${what} could not be loaded (${text})`, error);
@@ -55,7 +79,7 @@ function explain(error, what) {
 
 async function fromResponse(response, what) {
   if (!response.ok) {
-    throw loadFailed(`could not fetch ${what}: HTTP ${response.status} ${response.statusText}`.trim());
+    throw loadFailed(`could not fetch ${what}: HTTP ${response.status} ${response.statusText}`.trim(), undefined, ABSENT);
   }
   if (typeof WebAssembly.compileStreaming === "function") {
     // Compiles while the bytes arrive; a server that labels .wasm with
@@ -64,15 +88,21 @@ async function fromResponse(response, what) {
     try {
       return await WebAssembly.compileStreaming(response);
     } catch (error) {
-      if (!/MIME/i.test(String(error?.message))) throw explain(error, what);
+      if (!/MIME/i.test(String(error?.message))) {
+        // A TypeError here: the network failed while the bytes streamed in.
+        if (error?.name === "TypeError") throw loadFailed(`${what} could not be loaded (${error.message})`, error, ABSENT);
+        throw explain(error, what);
+      }
       response = spare;
     }
   }
+  let bytes;
   try {
-    return await WebAssembly.compile(await response.arrayBuffer());
+    bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     throw explain(error, what);
   }
+  return compileBytes(bytes, what);
 }
 
 async function fromUrl(url) {
@@ -81,12 +111,12 @@ async function fromUrl(url) {
     // Node: fetch() has no file: URLs. getBuiltinModule keeps node:fs out
     // of browser bundles.
     const fs = globalThis.process?.getBuiltinModule?.("node:fs/promises");
-    if (!fs) throw loadFailed(`cannot read ${href} here; pass the file's bytes instead`);
+    if (!fs) throw loadFailed(`cannot read ${href} here; pass the file's bytes instead`, undefined, ABSENT);
     let bytes;
     try {
       bytes = await fs.readFile(new URL(href));
     } catch (error) {
-      throw loadFailed(`could not read ${href} (${error.message})`, error);
+      throw loadFailed(`could not read ${href} (${error.message})`, error, ABSENT);
     }
     return compileBytes(bytes, href);
   }
@@ -94,7 +124,7 @@ async function fromUrl(url) {
   try {
     response = await fetch(href);
   } catch (error) {
-    throw loadFailed(`could not fetch ${href} (${error.message})`, error);
+    throw loadFailed(`could not fetch ${href} (${error.message})`, error, ABSENT);
   }
   return fromResponse(response, href);
 }
@@ -103,7 +133,7 @@ async function compileBytes(bytes, what) {
   try {
     return await WebAssembly.compile(bytes);
   } catch (error) {
-    throw explain(error, what);
+    throw explain(error, what, !startsAsWasm(bytes));
   }
 }
 
@@ -126,6 +156,8 @@ async function compile(source) {
 function otherRelease(what, abi) {
   return loadFailed(
     `${what} was built for another release of zarr-codecs-wasm (interface ${abi ?? "unknown"}, this package needs ${ABI_VERSION}); use the zarr-codecs-wasm/wasm file of the installed package`,
+    undefined,
+    BROKEN,
   );
 }
 
@@ -163,6 +195,25 @@ export async function instantiate(factory, wasmModule, what = "the .wasm") {
   return module;
 }
 
+/**
+ * A source for readyWith: `preferred()` (a source, or undefined where there
+ * is none to try), else `fallback` where the preferred one is absent (not
+ * there, or no wasm at all: silently) or broken (wasm that does not
+ * compile or is not this release's: with a console warning). The main
+ * entry's own .wasm file, else its inlined copy (wasm/package-wasm.js).
+ * @param {() => unknown} preferred
+ * @param {unknown} fallback
+ */
+export function preferring(preferred, fallback) {
+  return { [ALTERNATIVES]: { preferred, fallback } };
+}
+
+// The loaded instance of `source` (anything compile() takes).
+async function loadFrom(source, factory, what) {
+  const [wasmModule, glue] = await Promise.all([compile(source), factory]);
+  return { wasmModule, module: await instantiate(glue, wasmModule, what) };
+}
+
 async function load(source, glue) {
   if (!hasWasmSimd()) {
     throw new ZarrCodecError(
@@ -173,10 +224,28 @@ async function load(source, glue) {
     );
   }
   // The glue and the .wasm load side by side (the main entry imports both lazily).
-  const [wasmModule, factory] = await Promise.all([compile(source), glue()]);
-  const module = await instantiate(factory, wasmModule);
-  compiled = wasmModule;
-  instance = module;
+  const factory = glue();
+  factory.catch(() => {}); // awaited below, whichever source is used
+  let loaded;
+  const alternatives = source?.[ALTERNATIVES];
+  if (alternatives) {
+    const preferred = alternatives.preferred();
+    if (preferred !== undefined) {
+      try {
+        loaded = await loadFrom(preferred, factory, String(preferred));
+      } catch (error) {
+        if (!error?.[ABSENT] && !error?.[BROKEN]) throw error;
+        if (error[BROKEN]) {
+          console.warn(`${error.message}; zarr-codecs-wasm uses the copy inlined in the package instead`);
+        }
+      }
+    }
+    loaded ??= await loadFrom(alternatives.fallback, factory, "the .wasm");
+  } else {
+    loaded = await loadFrom(source, factory, "the .wasm");
+  }
+  compiled = loaded.wasmModule;
+  instance = loaded.module;
 }
 
 /**

@@ -77,5 +77,5 @@ test("examples/node/read-local-store.mjs names a missing array and fails", () =>
   const { status, stdout, stderr } = spawnSync("node", ["examples/node/read-local-store.mjs", "--sample", "nowhere"], { cwd: ROOT, encoding: "utf8" });
   expect(status).toBe(1);
   expect(stdout).toBe("wrote the sample store to a temporary folder (removed at the end)\n");
-  expect(stderr).toMatch(/^read-local-store: array "nowhere": .*not found/i);
+  expect(stderr).toMatch(/^read-local-store: NOT_FOUND: array "nowhere": withDataTypes: no Zarr array or group at \/nowhere \(.*\/nowhere\/\): /);
 });

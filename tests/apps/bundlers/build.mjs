@@ -1,5 +1,5 @@
 // Builds the test page of one variant with one bundler, as a user's
-// production build would: node build.mjs <vite|webpack> <inline|asset>
+// production build would: node build.mjs <vite|webpack> <default|asset>
 // <project> <out>. <project> holds src/ (this folder's) and node_modules
 // with the packed package installed; Vite and webpack are the repository's
 // (from npm). Prints { html, files: [{ name, bytes, gzip }] } as JSON.
@@ -36,7 +36,10 @@ async function webpackBuild() {
         // import() (a module worker has no importScripts).
         experiments: { outputModule: true },
         resolve: { alias: { "#wasm-url": join(src, "wasm-url.webpack.js") } },
-        module: { rules: [{ test: /\.wasm$/, type: "asset/resource" }] },
+        // The asset build imports the .wasm itself, which needs this rule;
+        // the default build has none (the package's `new URL(...)` is
+        // enough for webpack).
+        module: { rules: variant === "asset" ? [{ test: /\.wasm$/, type: "asset/resource" }] : [] },
         devtool: false,
         performance: { hints: false },
       },

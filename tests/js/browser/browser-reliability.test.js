@@ -32,21 +32,37 @@ test("the built module contains no eval or new Function", () => {
   expect(text).not.toMatch(/[^\w.]eval\s*\(/);
 });
 
-test("loads and decodes under script-src 'self' 'wasm-unsafe-eval' (no 'unsafe-eval')", async () => {
-  const result = await loadUnder("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'");
-  expect(result).toEqual({ values: [0xabc, 0x123], violations: [] });
+const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+const GLUE_AND_FILE = ["/dist/zarr-codecs-wasm.mjs", "/dist/zarr-codecs-wasm.wasm"];
+
+test("the main entry loads and decodes under script-src 'self' 'wasm-unsafe-eval' (no 'unsafe-eval'), from its .wasm file", async () => {
+  const result = await loadUnder(STRICT);
+  // The glue and the file beside the package's JavaScript, never the inlined copy.
+  expect(result).toEqual({ values: [0xabc, 0x123], violations: [], fetched: GLUE_AND_FILE });
 });
 
 test("the slim entry and the separate .wasm file load under the same policy", async () => {
-  const result = await loadUnder("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'", "?asset");
-  expect(result).toEqual({ values: [0xabc, 0x123], violations: [] });
+  const result = await loadUnder(STRICT, "?asset");
+  expect(result).toEqual({ values: [0xabc, 0x123], violations: [], fetched: GLUE_AND_FILE });
 });
 
-test.each([["inlined", ""], ["separate", "?asset"]])("control: without 'wasm-unsafe-eval' the browser refuses to compile the %s wasm, and ready() says so", async (_kind, query) => {
+test("the main entry in a module Web Worker takes the inlined copy under the same policy", async () => {
+  const result = await loadUnder(STRICT, "?worker");
+  expect(result.error).toBeUndefined();
+  expect(result.values).toEqual([0xabc, 0x123]);
+  expect(result.violations).toEqual([]);
+  // No request for the .wasm file: the worker found the copy it imports.
+  expect(result.workerFetched).toEqual(["/dist/zarr-codecs-wasm.inline.mjs", "/dist/zarr-codecs-wasm.mjs"]);
+});
+
+test.each([["the main entry's .wasm file", ""], ["the separate .wasm given to slim", "?asset"], ["the inlined copy, in a worker", "?worker"]])("control: without 'wasm-unsafe-eval' the browser refuses to compile %s, and ready() says so", async (_kind, query) => {
   const result = await loadUnder("default-src 'self'; script-src 'self'", query);
   expect(result.values).toBeUndefined();
   expect(result.error).toMatch(/^WASM_LOAD_FAILED: zarr-codecs-wasm: the WebAssembly module could not be compiled \(.*\); a Content-Security-Policy must allow script-src 'wasm-unsafe-eval'$/);
-  expect(result.violations.join(" ")).toMatch(/script-src/);
+  if (query !== "?worker") expect(result.violations.join(" ")).toMatch(/script-src/);
+  // A refusal is not a missing file: the main entry does not try the
+  // inlined copy, which the policy would refuse alike.
+  if (query === "") expect(result.fetched).not.toContain("/dist/zarr-codecs-wasm.inline.mjs");
 });
 
 test("four Web Workers decoding at once, five rounds: every result right", async () => {

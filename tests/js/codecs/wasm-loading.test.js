@@ -2,9 +2,12 @@
 // module; bad sources are the package's error, and a later ready() still
 // succeeds. (This file's module state is its own: Jest loads the package
 // afresh for each test file.)
-import { expect, test } from "@jest/globals";
-import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "@jest/globals";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compiledWasm, PackBitsCodec, ready, ZarrCodecError } from "../../../js/index.js";
 import * as slim from "../../../js/slim.js";
@@ -89,4 +92,79 @@ test("every other kind of source compiles too (each in a fresh process)", () => 
     const out = execFileSync("node", ["--input-type=module", "-e", script(source)], { encoding: "utf8" });
     expect(`${source}: ${out.trim()}`).toBe(`${source}: -1,-8`);
   }
+});
+
+// The main entry's ready() with nothing given, on a copy of the package
+// (js/, dist/, package.json) whose dist/ each case changes, in a fresh Node
+// process: it reads the .wasm file beside the JavaScript, and takes the
+// inlined copy where the file is absent (silently) or broken (with a
+// warning on stderr naming the file), never failing where the inlined
+// copy works.
+describe("the main entry's ready() with nothing given", () => {
+  const root = join(wasmPath, "../..");
+  const INLINE = "dist/zarr-codecs-wasm.inline.mjs";
+  const FILE = "dist/zarr-codecs-wasm.wasm";
+  const copies = [];
+  afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  // Runs ready() and a decode in a copy of the package changed by
+  // `change(dir)`, after `before` (code run first).
+  function readyIn(change, before = "") {
+    const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-loading-"));
+    copies.push(dir);
+    for (const part of ["js", "dist", "package.json"]) cpSync(join(root, part), join(dir, part), { recursive: true });
+    change(dir);
+    const script = `${before}
+      const { compiledWasm, ready, PackBitsCodec } = await import(${JSON.stringify(pathToFileURL(join(dir, "js/index.js")).href)});
+      try {
+        await ready();
+        const c = PackBitsCodec.fromConfig({}, { dataType: "int4", shape: [2] });
+        console.log(JSON.stringify({ values: [...c.decode(new Uint8Array([0x8f])).data], compiled: compiledWasm() instanceof WebAssembly.Module }));
+      } catch (error) {
+        console.log(JSON.stringify({ error: error.code + ": " + error.message }));
+      }`;
+    const run = spawnSync("node", ["--input-type=module", "-e", script], { encoding: "utf8" });
+    return { ...JSON.parse(run.stdout.trim()), stderr: run.stderr.trim(), dir };
+  }
+  const loaded = { values: [-1, -8], compiled: true };
+
+  test("the .wasm file is read and compiled: the inlined copy is never imported", () => {
+    // Without the inlined copy, ready() can only have used the file.
+    const result = readyIn((dir) => rmSync(join(dir, INLINE)));
+    expect(result).toMatchObject({ ...loaded, stderr: "" });
+  });
+
+  test.each([
+    ["no .wasm file", (dir) => rmSync(join(dir, FILE))],
+    ["a .wasm file that is no wasm (an HTML page)", (dir) => writeFileSync(join(dir, FILE), "<!doctype html><title>Not found</title>")],
+    ["an empty .wasm file", (dir) => writeFileSync(join(dir, FILE), "")],
+  ])("%s: the inlined copy, silently", (_what, change) => {
+    expect(readyIn(change)).toMatchObject({ ...loaded, stderr: "" });
+  });
+
+  test("Node without process.getBuiltinModule (before 20.16 and 22.3): the inlined copy, silently", () => {
+    expect(readyIn(() => {}, "delete process.getBuiltinModule;")).toMatchObject({ ...loaded, stderr: "" });
+  });
+
+  test.each([
+    ["a damaged .wasm (cut short)", (dir) => writeFileSync(join(dir, FILE), wasmBytes.subarray(0, wasmBytes.length >> 1)), /is not a WebAssembly module \(WebAssembly\.compile\(\): /],
+    ["a .wasm of another release", (dir) => writeFileSync(join(dir, FILE), OTHER_RELEASE), /was built for another release of zarr-codecs-wasm \(interface unknown, this package needs \d+\)/],
+  ])("%s: the inlined copy, with one warning naming the file", (_what, change, reason) => {
+    const result = readyIn(change);
+    expect(result).toMatchObject(loaded);
+    const lines = result.stderr.split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^zarr-codecs-wasm: ${pathToFileURL(join(result.dir, FILE)).href.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} `));
+    expect(lines[0]).toMatch(reason);
+    expect(lines[0]).toMatch(/; zarr-codecs-wasm uses the copy inlined in the package instead$/);
+  });
+
+  test("neither (a copy installed without a build): ready() says how to build", () => {
+    const result = readyIn((dir) => {
+      rmSync(join(dir, FILE));
+      rmSync(join(dir, INLINE));
+    });
+    expect(result.error).toMatch(/^WASM_LOAD_FAILED: zarr-codecs-wasm: dist\/zarr-codecs-wasm\.inline\.mjs is missing: this copy of the package was installed from its sources without building/);
+    expect(result.stderr).toBe("");
+  });
 });

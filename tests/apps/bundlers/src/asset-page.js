@@ -6,13 +6,15 @@ import { BytesCodec, compiledWasm, PackBitsCodec, ready } from "zarr-codecs-wasm
 // wasm-url.webpack.js, chosen by the build's alias.
 import wasmUrl from "#wasm-url";
 import { decodeCases } from "./decode-cases.js";
-import { ask } from "./worker-client.js";
+import { ask, fetchedPaths } from "./worker-client.js";
 
 const worker = new Worker(new URL("./asset-worker.js", import.meta.url), { type: "module" });
 
 window.run = async (cases) => {
   await ready({ wasm: wasmUrl });
   const module = compiledWasm();
-  return { page: decodeCases({ BytesCodec, PackBitsCodec }, cases), worker: await ask(worker, { cases, module }) };
+  const page = decodeCases({ BytesCodec, PackBitsCodec }, cases);
+  const answer = await ask(worker, { cases, module });
+  return { page, worker: answer.decoded, fetched: { page: fetchedPaths(), worker: answer.fetched } };
 };
 window.loaded = true;

@@ -1,8 +1,8 @@
 import { BytesCodec, PackBitsCodec, ready } from "zarr-codecs-wasm/slim";
 import { decodeCases } from "./decode-cases.js";
-import { serveRequests } from "./worker-client.js";
+import { fetchedPaths, serveRequests } from "./worker-client.js";
 
 serveRequests(async ({ cases, module }) => {
   await ready({ wasm: module });
-  return decodeCases({ BytesCodec, PackBitsCodec }, cases);
+  return { decoded: decodeCases({ BytesCodec, PackBitsCodec }, cases), fetched: fetchedPaths() };
 });

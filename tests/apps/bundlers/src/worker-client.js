@@ -18,3 +18,10 @@ export function serveRequests(handle) {
     }
   };
 }
+
+// What this page or worker fetched (its Resource Timing entries), as
+// paths; a worker's own script too, which its page's entries list.
+export function fetchedPaths() {
+  const paths = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
+  return typeof document === "undefined" ? [self.location.pathname, ...paths] : paths;
+}

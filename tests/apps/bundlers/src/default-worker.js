@@ -1,8 +1,8 @@
 import { BytesCodec, PackBitsCodec, ready } from "zarr-codecs-wasm";
 import { decodeCases } from "./decode-cases.js";
-import { serveRequests } from "./worker-client.js";
+import { fetchedPaths, serveRequests } from "./worker-client.js";
 
 serveRequests(async ({ cases }) => {
   await ready();
-  return decodeCases({ BytesCodec, PackBitsCodec }, cases);
+  return { decoded: decodeCases({ BytesCodec, PackBitsCodec }, cases), fetched: fetchedPaths() };
 });
