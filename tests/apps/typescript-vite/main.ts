@@ -1,4 +1,4 @@
-// The README's `read`, `withDataTypes` and records + N5 examples, as a new
+// The README's `read`, read pool, `withDataTypes` and records + N5 examples, as a new
 // user puts them into a TypeScript app built by Vite: copied as they are,
 // each in a block of its own (they reuse names), with the README's
 // https://example.com URLs pointed at the store server named by the page's
@@ -7,7 +7,7 @@
 // serves it with Vite's dev server, and compares what the examples print
 // with the README's `// =>` comments.
 import * as zarr from "zarrita";
-import { read, register, storedDataType, structFields, withDataTypes, withN5 } from "zarr-codecs-wasm";
+import { createReadPool, read, register, storedDataType, structFields, withDataTypes, withN5 } from "zarr-codecs-wasm";
 
 const base = new URLSearchParams(location.search).get("store") ?? "http://127.0.0.1:8080";
 
@@ -27,6 +27,14 @@ async function examples(): Promise<void> {
     if (!image.is("uint16")) throw new Error(`expected uint16, got ${image.dtype}`);
     const { data, shape } = await read(image, [zarr.slice(0, 256), null]); // zarr.get's result, chunks decoded into place
     console.log(shape, data.slice(0, 4)); // => [ 256, 512 ] Uint16Array(4) [ 1937, 2027, 2041, 2045 ]
+  }
+  {
+    const image = await zarr.open(zarr.root(new zarr.FetchStore(`${base}/data.zarr`)).resolve("image"), { kind: "array" });
+    const pool = createReadPool(); // the cores less one; workers start when needed and stay warm
+    let landed = 0;
+    const { data } = await read(image, null, { pool, onProgress: ({ done, total }) => (landed = done / total) }); // draw as chunks land
+    console.log(data.length, landed); // => 262144 1
+    await pool.close();
   }
   {
     register(zarr.registry);

@@ -1,4 +1,4 @@
-// The README's `read`, `withDataTypes` and records + N5 examples as a new
+// The README's `read`, read pool, `withDataTypes` and records + N5 examples as a new
 // TypeScript user runs them: tests/apps/typescript-vite (index.html and
 // main.ts, the examples copied in) in a fresh project that resolves
 // zarr-codecs-wasm and zarrita 0.7.5 by name, type-checked by the
@@ -35,7 +35,7 @@ const URLS = {
 };
 const CLAIM = /\bconsole\.log\((.*)\);\s*\/\/ => (.+?)(?: \/\/ .*)?$/;
 
-// The three README examples the app copies: read, withDataTypes, records + N5.
+// The four README examples the app copies: read, a read pool, withDataTypes, records + N5.
 const EXAMPLES = runnableBlocks(ROOT)
   .filter((b) => b.file === "README.md")
   .filter((b) => /await read\(image|storedDataType\(activations\)|structFields\(await zarr\.get\(detections\)/.test(b.code));
@@ -111,8 +111,8 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-test("main.ts holds the README's three examples as the README has them", () => {
-  expect(EXAMPLES).toHaveLength(3);
+test("main.ts holds the README's four examples as the README has them", () => {
+  expect(EXAMPLES).toHaveLength(4);
   const app = readFileSync(join(APP, "main.ts"), "utf8").split("\n").map((line) => line.trim());
   for (const example of EXAMPLES) {
     const missing = asInApp(example.code).filter((line) => !app.includes(line.trim()));
@@ -135,7 +135,7 @@ test("Vite's dev server serves it, and in Chromium it reads the store from anoth
   const { printed, failure } = await page.evaluate(() => ({ printed: window.printed, failure: window.failure }));
   expect(failure).toBeUndefined();
   const claims = EXAMPLES.flatMap((b) => b.code.split("\n").map((line) => CLAIM.exec(line)?.[2]).filter(Boolean));
-  expect(claims).toHaveLength(5);
+  expect(claims).toHaveLength(6);
   expect(printed.map(formatted)).toEqual(claims);
   // zarr.open without a version asks for v2's metadata first: those 404s
   // (which Chromium logs) are expected, and nothing else.
