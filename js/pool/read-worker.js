@@ -1,4 +1,4 @@
-// The pool's module worker in browsers (and Deno, Bun): created by
+// The pool's module worker in browsers (any runtime with a global Worker): created by
 // js/pool/spawn.js as `new Worker(new URL("./read-worker.js",
 // import.meta.url), { type: "module" })`, the form Vite and webpack 5
 // find and bundle. It imports the slim side only: the compiled module

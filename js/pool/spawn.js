@@ -1,7 +1,7 @@
 // Starting a pool worker on this platform, behind one endpoint shape:
 //   { post(message, transfer), listen(onMessage, onFailure(reason)),
 //     terminate(): Promise, ref(), unref(), handle }
-// Browsers (and Deno, Bun): a module worker, written in the one form Vite
+// Browsers (any runtime with a global Worker): a module worker, written in the one form Vite
 // (build and dev server) and webpack 5 find and bundle:
 //   new Worker(new URL("./read-worker.js", import.meta.url), { type: "module" })
 // Node: a worker_threads thread (node-spawn.js), imported through a
