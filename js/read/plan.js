@@ -68,7 +68,9 @@ function fillFromMetadata(arr, chain, elementBytes) {
   const where = `read: array ${arr.path ?? "/"}`;
   const type = chain.format === 2 ? parseV2Scalar(where, chain.dataType)?.type : parseDataType(where, chain.dataType);
   if (!type || !NUMERIC.has(type.info.typeClass) || type.info.componentCount !== 1) return undefined;
-  const fill = nativeFill(where, type, chain.fillValue, { v2: chain.format === 2 });
+  // null: Zarr v2's "no fill", and what zarrita's zarr.create writes for
+  // v3 where none is given; zarrita fills it as zeros.
+  const fill = nativeFill(where, type, chain.fillValue, { v2: chain.format === 2 || chain.fillValue === null });
   return fill.element?.byteLength === elementBytes ? fill.element : undefined;
 }
 

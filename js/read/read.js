@@ -146,9 +146,11 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
   const fetch = chunkFetch(arr, plan, storeOptions);
   const progress = progressOf(options.onProgress, chunks.length);
-  // Through the pool where its workers decode the array's chain (never a
-  // single value: one element is quicker here than a message away).
-  const described = pool && !scalar && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
+  // Through the pool where its workers decode the array's chain, and
+  // where there is more than one chunk to share out: one chunk (a tile, a
+  // single value) decodes here quicker than a round trip to a worker, and
+  // blocks this thread for no longer than one chunk's decode.
+  const described = pool && !scalar && chunks.length > 1 && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
   if (described) await placePooled({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
