@@ -388,15 +388,27 @@ export interface CodecRegistry {
   set(name: string, loader: () => Promise<any>): unknown;
 }
 
+/** What `register` sets besides the package's own codecs. */
+export interface RegisterOptions {
+  /**
+   * The compressors decoded in the package's wasm: zstd, blosc, gzip,
+   * zlib, lz4 and their numcodecs.* names (default true). false keeps
+   * zarrita's own (numcodecs.js, DecompressionStream).
+   */
+  compressors?: boolean;
+}
+
 /**
- * Sets "bytes", "endian", "packbits", "numcodecs.packbits", "n5_default"
+ * Sets "bytes", "endian", "packbits", "numcodecs.packbits", "n5_default",
+ * "vlen-bytes", "shuffle", the compressors (zstd, blosc, gzip, zlib, lz4
+ * and their numcodecs.* names; `{ compressors: false }` keeps zarrita's)
  * and the codec withDataTypes presents stored types through in a zarrita
  * registry (0.5, 0.6 or 0.7) to loaders of the wasm codecs, which load the
  * module on first use. The previous `bytes` stays the fallback for what
  * the wasm codec does not handle (zarrita's string types, configurations
  * zarrita accepts beyond the spec). Returns the registry.
  */
-export function register<R extends CodecRegistry>(registry: R): R;
+export function register<R extends CodecRegistry>(registry: R, options?: RegisterOptions): R;
 
 /** A store: anything with `get(key)`, as zarrita reads them. */
 export interface StoreLike {

@@ -30,8 +30,8 @@ function glue() {
 }
 
 /** register(zarr.registry): see zarrita/register.js. */
-export function register(registry) {
-  return registerUsing(registry, ready);
+export function register(registry, options) {
+  return registerUsing(registry, ready, options);
 }
 
 /** withDataTypes(store, { floats }): see data-types/with-data-types.js. */

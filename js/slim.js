@@ -34,8 +34,8 @@ export function ready(options) {
 // and nothing is split off for a page to fetch later.
 const glue = async () => createZarrCodecsModule;
 
-export function register(registry) {
-  return registerUsing(registry, ready);
+export function register(registry, options) {
+  return registerUsing(registry, ready, options);
 }
 
 export function withDataTypes(store, options) {

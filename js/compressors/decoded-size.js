@@ -55,6 +55,22 @@ function encodedBytes(entry, meta) {
 }
 
 /**
+ * Bytes of one element of the chunk's data type (blosc shuffles by it where
+ * its configuration names no typesize, as numcodecs does), or undefined.
+ */
+export function elementBytesOf(meta) {
+  const dataType = meta?.dataType ?? meta?.data_type;
+  const text = typeof dataType === "string" ? V2_TEXT.exec(dataType) : null;
+  if (text) return Number(text[2]) * (text[1] === "U" ? 4 : 1);
+  try {
+    const type = coreDataType(dataType);
+    return type && typeof type === "object" ? Math.max(1, type.bytes) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * @param {string[]} names this codec's names in the registry ("zstd", "numcodecs.zstd")
  * @param {unknown} configuration its configuration, as zarrita passed it
  * @param {{dataType?: unknown, data_type?: unknown, shape?: number[], codecs?: object[]}} meta

@@ -138,6 +138,10 @@ async function compileBytes(bytes, what) {
 }
 
 // Any accepted source -> a compiled WebAssembly.Module.
+export async function compileSource(source) {
+  return compile(source);
+}
+
 async function compile(source) {
   if (typeof source === "function") return compile(await source());
   if (source && typeof source.then === "function") return compile(await source);

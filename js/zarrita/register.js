@@ -6,6 +6,7 @@ import { BytesCodec } from "../codecs/bytes.js";
 import { NumcodecsPackBitsCodec } from "../codecs/numcodecs-packbits.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { ShuffleCodec } from "../codecs/shuffle.js";
+import { COMPRESSOR_CLASSES } from "../compressors/codecs.js";
 import { VlenBytesCodec } from "../codecs/vlen-bytes.js";
 import { N5DefaultCodec } from "../n5/n5-default-codec.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
@@ -139,17 +140,29 @@ function once(load) {
  * filter in zarrita 0.7) and the codec withDataTypes presents stored types
  * through in a zarrita codec registry to loaders of the wasm codecs. The module loads on first
  * use, through `ensureReady` (the entry's ready()). Returns the registry.
+ * With `options.compressors` not false it also sets the compressors the
+ * package decodes in its own wasm (zstd, blosc, gzip, zlib, lz4 and their
+ * numcodecs.* names), replacing zarrita's (numcodecs.js, and its gzip and
+ * zlib through DecompressionStream).
  * @template {Map<string, () => unknown>} R
  * @param {R} registry
  * @param {() => Promise<void>} ensureReady
+ * @param {{compressors?: boolean}} [options]
  * @returns {R}
  */
-export function registerUsing(registry, ensureReady) {
+export function registerUsing(registry, ensureReady, options) {
   if (typeof registry?.get !== "function" || typeof registry?.set !== "function") {
     throw new ZarrCodecError(
       "INVALID_REGISTRY",
       `register: expected a codec registry (a Map such as zarr.registry), got ${describe(registry)}`,
     );
+  }
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new ZarrCodecError("INVALID_INPUT", `register: options must be an object ({ compressors }), got ${describe(options)}`);
+  }
+  const compressors = options?.compressors ?? true;
+  if (typeof compressors !== "boolean") {
+    throw new ZarrCodecError("INVALID_INPUT", `register: compressors must be true or false, got ${describe(compressors)}`);
   }
   const current = registry.get("bytes");
   const replaced = current?.[REPLACED] ?? current;
@@ -187,6 +200,11 @@ export function registerUsing(registry, ensureReady) {
   registry.set("numcodecs.shuffle", shuffle);
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.
   registry.set(`numcodecs.${STORED_CODEC}`, stored);
+  if (compressors) {
+    // The compressors in the package's wasm, where zarrita's are
+    // numcodecs.js (its own wasm, no SIMD) and DecompressionStream.
+    for (const [name, Codec] of COMPRESSOR_CLASSES) registry.set(name, once(async () => (await context(), Codec)));
+  }
   markRegistered(registry);
   return registry;
 }
