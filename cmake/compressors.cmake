@@ -11,13 +11,17 @@
 #   zcw_lz4               lz4.c (block decoder and fast encoder)
 #   zcw_lz4hc             lz4hc.c (encoder only)
 #   zcw_deflate_decompress, zcw_deflate_compress   libdeflate's halves
-#   zcw_blosc             c-blosc 1.x with our zlib-over-libdeflate glue,
-#                         linked to the libraries above (one copy of each);
-#   zcw_blosc_decode      under Emscripten, the same without its compressors
+#   zcw_blosc_kernels     c-blosc's blosclz and shuffle kernels (decoding)
+#   zcw_blosc             c-blosc 1.x's blosc.c (encoding) with our
+#                         zlib-over-libdeflate glue, linked to the libraries
+#                         above (one copy of each)
 #
-# Optimisation levels per library under Emscripten are the measured ones
-# (docs/architecture.md, "Decisions"): each library's decoder at the level
-# that is smallest without costing speed.
+# Under Emscripten the read module's budget counts every byte (docs/where-
+# it-runs.md), so each file is built for speed or for size as measured
+# (docs/architecture.md, "Compressed chunks"): the files where decoding
+# spends its time at ZCW_WASM_SPEED (-O3), the rest (frame and header
+# handling, table set-up, blosc's driver) at ZCW_WASM_SIZE (-Os). The
+# compressors (the encoder module) are all built for speed.
 
 if(DEFINED ENV{ZCW_THIRD_PARTY} AND NOT "$ENV{ZCW_THIRD_PARTY}" STREQUAL "")
   set(zcw_third_party_default "$ENV{ZCW_THIRD_PARTY}")
@@ -66,9 +70,13 @@ set(zcw_deflate "${ZCW_THIRD_PARTY}/libdeflate")
 set(zcw_blosc "${ZCW_THIRD_PARTY}/c-blosc/blosc")
 set(zcw_glue "${CMAKE_CURRENT_SOURCE_DIR}/src/compress/glue")
 
+set(ZCW_WASM_SPEED "-O3" CACHE STRING "wasm: the level of the files decoding spends its time in")
+set(ZCW_WASM_SIZE "-Os" CACHE STRING "wasm: the level of the decoders' other files")
+
 # Flags every library gets: their warnings are not ours to fix, and under
-# Emscripten the module's instruction sets (bulk memory for memcpy, SIMD).
-# `opt` is the level under Emscripten (native builds keep the build type's).
+# Emscripten the module's instruction sets (bulk memory for memcpy, SIMD)
+# and `opt`, the level of its files but the hot ones (native builds keep
+# the build type's level).
 function(zcw_third_party_library name opt)
   target_compile_options(${name} PRIVATE -w)
   if(EMSCRIPTEN)
@@ -76,14 +84,30 @@ function(zcw_third_party_library name opt)
   endif()
 endfunction()
 
-set(ZCW_WASM_OPT_ZSTD "-O3" CACHE STRING "zstd's level under Emscripten")
-set(ZCW_WASM_OPT_LZ4 "-O3" CACHE STRING "lz4's level under Emscripten")
-set(ZCW_WASM_OPT_DEFLATE "-O3" CACHE STRING "libdeflate's level under Emscripten")
-set(ZCW_WASM_OPT_BLOSC "-O3" CACHE STRING "c-blosc's level under Emscripten")
+# The hot files, built for speed whatever their library's level.
+set(zcw_wasm_hot_files
+  ${zcw_zstd}/decompress/zstd_decompress_block.c  # sequences
+  ${zcw_zstd}/decompress/huf_decompress.c         # literals
+  ${zcw_lz4}/lz4.c
+  ${zcw_deflate}/lib/deflate_decompress.c
+  ${zcw_deflate}/lib/adler32.c
+  ${zcw_deflate}/lib/crc32.c
+  ${zcw_blosc}/blosclz.c
+  ${zcw_blosc}/fastcopy.c
+  ${zcw_blosc}/shuffle-sse2.c
+  ${zcw_blosc}/bitshuffle-sse2.c)
+if(EMSCRIPTEN)
+  set_property(SOURCE ${zcw_wasm_hot_files} APPEND PROPERTY COMPILE_OPTIONS ${ZCW_WASM_SPEED})
+endif()
 
 # zstd. No assembly (wasm has none, and the native floor is the same C),
-# no legacy formats, no tracing hooks, no threads.
-set(zcw_zstd_definitions ZSTD_LEGACY_SUPPORT=0 ZSTD_DISABLE_ASM ZSTD_TRACE=0)
+# no legacy formats, no tracing hooks, no threads, and only the
+# short-offsets sequence decoder: the long one differs by prefetching (for
+# windows past 16 MiB), which wasm lacks, so in the read module it would be
+# 5 KB more of the same work; natively it is left out too, so the tests
+# and fuzzers run the code wasm runs (and its prefetch address arithmetic,
+# undefined behaviour on corrupt input that UBSan reports, is not built).
+set(zcw_zstd_definitions ZSTD_LEGACY_SUPPORT=0 ZSTD_DISABLE_ASM ZSTD_TRACE=0 ZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT)
 add_library(zcw_zstd_decompress STATIC
   ${zcw_zstd}/common/entropy_common.c
   ${zcw_zstd}/common/error_private.c
@@ -96,7 +120,7 @@ add_library(zcw_zstd_decompress STATIC
   ${zcw_zstd}/decompress/zstd_decompress_block.c)
 target_include_directories(zcw_zstd_decompress SYSTEM PUBLIC ${zcw_zstd})
 target_compile_definitions(zcw_zstd_decompress PUBLIC ${zcw_zstd_definitions})
-zcw_third_party_library(zcw_zstd_decompress ${ZCW_WASM_OPT_ZSTD})
+zcw_third_party_library(zcw_zstd_decompress ${ZCW_WASM_SIZE})
 
 add_library(zcw_zstd_compress STATIC
   ${zcw_zstd}/compress/fse_compress.c
@@ -112,15 +136,15 @@ add_library(zcw_zstd_compress STATIC
   ${zcw_zstd}/compress/zstd_ldm.c
   ${zcw_zstd}/compress/zstd_opt.c)
 target_link_libraries(zcw_zstd_compress PUBLIC zcw_zstd_decompress)
-zcw_third_party_library(zcw_zstd_compress -O3)
+zcw_third_party_library(zcw_zstd_compress ${ZCW_WASM_SPEED})
 
 # lz4: the block format only (numcodecs' framing and blosc's splits).
 add_library(zcw_lz4 STATIC ${zcw_lz4}/lz4.c)
 target_include_directories(zcw_lz4 SYSTEM PUBLIC ${zcw_lz4})
-zcw_third_party_library(zcw_lz4 ${ZCW_WASM_OPT_LZ4})
+zcw_third_party_library(zcw_lz4 ${ZCW_WASM_SIZE})
 add_library(zcw_lz4hc STATIC ${zcw_lz4}/lz4hc.c)
 target_link_libraries(zcw_lz4hc PUBLIC zcw_lz4)
-zcw_third_party_library(zcw_lz4hc -O3)
+zcw_third_party_library(zcw_lz4hc ${ZCW_WASM_SPEED})
 
 # libdeflate: whole-buffer DEFLATE, zlib and gzip. Natively it picks its
 # x86 kernels (crc32, adler32, the decoder's BMI2 variant) at run time as
@@ -138,76 +162,69 @@ add_library(zcw_deflate_decompress STATIC
   ${zcw_deflate}/lib/utils.c
   ${zcw_deflate_platform})
 target_include_directories(zcw_deflate_decompress SYSTEM PUBLIC ${zcw_deflate})
-zcw_third_party_library(zcw_deflate_decompress ${ZCW_WASM_OPT_DEFLATE})
+zcw_third_party_library(zcw_deflate_decompress ${ZCW_WASM_SIZE})
 add_library(zcw_deflate_compress STATIC
   ${zcw_deflate}/lib/deflate_compress.c
   ${zcw_deflate}/lib/zlib_compress.c
   ${zcw_deflate}/lib/gzip_compress.c)
 target_link_libraries(zcw_deflate_compress PUBLIC zcw_deflate_decompress)
-zcw_third_party_library(zcw_deflate_compress -O3)
+zcw_third_party_library(zcw_deflate_compress ${ZCW_WASM_SPEED})
 
-# c-blosc 1.x. Its zlib calls (compress2, uncompress) go to libdeflate
-# through src/compress/glue/zlib.h, so the module has one DEFLATE
-# implementation. Its shuffle.c chooses SSE2/AVX2 kernels by cpuid, on x86
-# only: natively that is upstream's dispatch; under Emscripten it would
-# always take the generic kernels, so there the SSE2 kernels (Emscripten
-# maps SSE2 intrinsics to wasm SIMD) are called through our dispatch,
-# src/compress/glue/blosc_shuffle_wasm.c, instead of shuffle.c.
-# Two builds under Emscripten: zcw_blosc (the encoder module) and
-# zcw_blosc_decode (the read module, without the compressors blosc.c
-# names: src/compress/glue/blosc_decode_only.c says why).
-set(zcw_blosc_common_sources
+# c-blosc 1.x, in two parts.
+#   zcw_blosc_kernels  what decoding needs: blosclz and the shuffle kernels.
+#                      src/compress/blosc_frames.cpp walks the frames
+#                      itself (it says why) and calls these.
+#   zcw_blosc          blosc.c, for the encoders: its compressors are ours
+#                      (lz4, lz4hc, zstd), and its zlib calls (compress2,
+#                      uncompress) go to libdeflate through
+#                      src/compress/glue/zlib.h, one DEFLATE in the module.
+# c-blosc's shuffle.c chooses the SSE2/AVX2 kernels by cpuid, on x86 only:
+# natively that is upstream's dispatch; under Emscripten it would always
+# take the generic kernels, so there the SSE2 kernels (Emscripten maps SSE2
+# intrinsics to wasm SIMD) are called through our dispatch,
+# src/compress/glue/blosc_shuffle_wasm.c, in place of shuffle.c.
+add_library(zcw_blosc_kernels STATIC
   ${zcw_blosc}/blosclz.c
   ${zcw_blosc}/fastcopy.c
   ${zcw_blosc}/shuffle-generic.c
   ${zcw_blosc}/bitshuffle-generic.c
   ${zcw_blosc}/shuffle-sse2.c
-  ${zcw_blosc}/bitshuffle-sse2.c
-  ${zcw_glue}/zlib_over_libdeflate.c)
+  ${zcw_blosc}/bitshuffle-sse2.c)
+target_include_directories(zcw_blosc_kernels SYSTEM PUBLIC ${zcw_blosc})
 if(EMSCRIPTEN)
-  list(APPEND zcw_blosc_common_sources ${zcw_glue}/blosc_shuffle_wasm.c)
-  set_source_files_properties(${zcw_blosc}/shuffle-sse2.c ${zcw_blosc}/bitshuffle-sse2.c
-    ${zcw_glue}/blosc_shuffle_wasm.c PROPERTIES COMPILE_OPTIONS "-msse2")
+  target_sources(zcw_blosc_kernels PRIVATE ${zcw_glue}/blosc_shuffle_wasm.c)
+  set_property(SOURCE ${zcw_blosc}/shuffle-sse2.c ${zcw_blosc}/bitshuffle-sse2.c ${zcw_glue}/blosc_shuffle_wasm.c
+    APPEND PROPERTY COMPILE_OPTIONS -msse2)
+  # ON builds the dispatch over c-blosc's generic kernels instead, to
+  # measure what the SSE2 ones are worth (docs/architecture.md).
+  option(ZCW_BLOSC_WASM_GENERIC_SHUFFLE "wasm: c-blosc's generic shuffle kernels (measurement only)" OFF)
+  if(ZCW_BLOSC_WASM_GENERIC_SHUFFLE)
+    target_compile_definitions(zcw_blosc_kernels PRIVATE ZCW_BLOSC_GENERIC_SHUFFLE)
+  endif()
 else()
-  list(APPEND zcw_blosc_common_sources ${zcw_blosc}/shuffle.c)
+  target_sources(zcw_blosc_kernels PRIVATE ${zcw_blosc}/shuffle.c)
+  # On x86, c-blosc reads unaligned words through casts (undefined
+  # behaviour, which UBSan reports); BLOSC_STRICT_ALIGN makes them memcpy,
+  # the path it takes under Emscripten anyway (blosc-common.h), which
+  # compiles to the same loads at -O3.
+  target_compile_definitions(zcw_blosc_kernels PUBLIC BLOSC_STRICT_ALIGN)
+  target_compile_definitions(zcw_blosc_kernels PRIVATE SHUFFLE_SSE2_ENABLED)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-    list(APPEND zcw_blosc_common_sources ${zcw_blosc}/shuffle-avx2.c ${zcw_blosc}/bitshuffle-avx2.c)
-    set_source_files_properties(${zcw_blosc}/shuffle-avx2.c ${zcw_blosc}/bitshuffle-avx2.c
-      PROPERTIES COMPILE_OPTIONS "-mavx2")
+    target_sources(zcw_blosc_kernels PRIVATE ${zcw_blosc}/shuffle-avx2.c ${zcw_blosc}/bitshuffle-avx2.c)
+    target_compile_definitions(zcw_blosc_kernels PRIVATE SHUFFLE_AVX2_ENABLED)
+    set_property(SOURCE ${zcw_blosc}/shuffle-avx2.c ${zcw_blosc}/bitshuffle-avx2.c APPEND PROPERTY COMPILE_OPTIONS -mavx2)
   endif()
+  find_package(Threads REQUIRED)  # shuffle.c's pthread_once
+  target_link_libraries(zcw_blosc_kernels PUBLIC Threads::Threads)
 endif()
-# ZCW_BLOSC_WASM_GENERIC_SHUFFLE=ON builds the wasm dispatch over c-blosc's
-# generic kernels instead: the comparison of docs/architecture.md.
-option(ZCW_BLOSC_WASM_GENERIC_SHUFFLE "wasm: c-blosc's generic shuffle kernels (measurement only)" OFF)
+zcw_third_party_library(zcw_blosc_kernels ${ZCW_WASM_SIZE})
 
-# `blosc_c_file`: blosc.c itself, or (the read module) our wrapper that
-# compiles it with its compressor calls refused (blosc_decode_only.c).
-function(zcw_add_blosc name blosc_c_file)
-  add_library(${name} STATIC ${blosc_c_file} ${zcw_blosc_common_sources})
-  target_include_directories(${name} SYSTEM PUBLIC ${zcw_blosc})
-  # Our zlib.h before any system one.
-  target_include_directories(${name} BEFORE PRIVATE ${zcw_glue})
-  target_compile_definitions(${name} PRIVATE HAVE_LZ4 HAVE_ZLIB HAVE_ZSTD)
-  if(EMSCRIPTEN)
-    if(ZCW_BLOSC_WASM_GENERIC_SHUFFLE)
-      target_compile_definitions(${name} PRIVATE ZCW_BLOSC_GENERIC_SHUFFLE)
-    endif()
-  else()
-    target_compile_definitions(${name} PRIVATE SHUFFLE_SSE2_ENABLED)
-    if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-      target_compile_definitions(${name} PRIVATE SHUFFLE_AVX2_ENABLED)
-    endif()
-    find_package(Threads REQUIRED)
-    target_link_libraries(${name} PUBLIC Threads::Threads)
-  endif()
-  target_link_libraries(${name} PUBLIC zcw_lz4 zcw_zstd_decompress zcw_deflate_decompress)
-  zcw_third_party_library(${name} ${ZCW_WASM_OPT_BLOSC})
-endfunction()
-zcw_add_blosc(zcw_blosc ${zcw_blosc}/blosc.c)
-target_link_libraries(zcw_blosc PUBLIC zcw_lz4hc zcw_zstd_compress zcw_deflate_compress)
-if(EMSCRIPTEN)
-  zcw_add_blosc(zcw_blosc_decode ${zcw_glue}/blosc_decode_only.c)
-endif()
+add_library(zcw_blosc STATIC ${zcw_blosc}/blosc.c ${zcw_glue}/zlib_over_libdeflate.c)
+# Our zlib.h before any system one.
+target_include_directories(zcw_blosc BEFORE PRIVATE ${zcw_glue})
+target_compile_definitions(zcw_blosc PRIVATE HAVE_LZ4 HAVE_ZLIB HAVE_ZSTD)
+target_link_libraries(zcw_blosc PUBLIC zcw_blosc_kernels zcw_lz4 zcw_lz4hc zcw_zstd_compress zcw_deflate_compress)
+zcw_third_party_library(zcw_blosc ${ZCW_WASM_SPEED})
 
 # The license texts that ship with the built modules (dist/licenses/).
 set(ZCW_THIRD_PARTY_LICENSES "")

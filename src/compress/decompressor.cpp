@@ -57,7 +57,14 @@ Status Decompressor::decompress(Compression kind, const uint8_t* in, uint64_t in
   Status s;
   switch (kind) {
     case Compression::kLz4: return compress_internal::lz4_decode(in, in_size, out, out_size);
-    case Compression::kBlosc: return compress_internal::blosc_decode(in, in_size, out, out_size);
+    case Compression::kBlosc: {
+      ZSTD_DCtx_s* dctx = nullptr;
+      libdeflate_decompressor* d = nullptr;
+      s = zstd_context(&dctx);
+      if (s.ok()) s = deflate_context(&d);
+      if (!s.ok()) return s;
+      return compress_internal::blosc_decode({dctx, d, &blosc_scratch_}, in, in_size, out, out_size);
+    }
     case Compression::kZstd: {
       bool known = false;
       uint64_t declared = 0;

@@ -56,9 +56,10 @@ class Decompressor {
   Status overflow_status(Compression kind, const uint8_t* in, uint64_t in_size, uint64_t out_size);
 
   // Allocated at first use, kept for every later chunk: no allocation per
-  // chunk for zstd, gzip and zlib.
+  // chunk (blosc's scratch grows to the largest block and stays).
   ZSTD_DCtx_s* zstd_ = nullptr;
   libdeflate_decompressor* deflate_ = nullptr;
+  MallocBytes blosc_scratch_;  // a blosc block to unshuffle from, and one for bit-unshuffle
 };
 
 }  // namespace zcw

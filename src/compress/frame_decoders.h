@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/status.h"
+#include "compress/malloc_bytes.h"
 
 struct ZSTD_DCtx_s;
 struct libdeflate_decompressor;
@@ -44,7 +45,17 @@ bool gzip_last_member_size(const uint8_t* in, uint64_t in_size, uint64_t* bytes)
 Status lz4_declared_size(const uint8_t* in, uint64_t in_size, uint64_t* bytes);
 Status lz4_decode(const uint8_t* in, uint64_t in_size, uint8_t* out, uint64_t out_size);
 Status blosc_declared_size(const uint8_t* in, uint64_t in_size, uint64_t* bytes);
-Status blosc_decode(const uint8_t* in, uint64_t in_size, uint8_t* out, uint64_t out_size);
+
+// What a blosc frame's streams decode with: the Decompressor's zstd and
+// libdeflate contexts, and its scratch (two blocks, grown to the largest
+// blocksize seen, which is at most a chunk's size, and kept).
+struct BloscContexts {
+  ZSTD_DCtx_s* zstd;
+  libdeflate_decompressor* deflate;
+  MallocBytes* scratch;
+};
+Status blosc_decode(const BloscContexts& contexts, const uint8_t* in, uint64_t in_size, uint8_t* out,
+                    uint64_t out_size);
 
 // A pointer the C libraries may be given for an empty buffer.
 inline uint8_t* nonnull(uint8_t* p) {

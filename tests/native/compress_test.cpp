@@ -334,6 +334,10 @@ Bytes encode(Compression kind, const CompressionOptions& o, const Bytes& data) {
   return out;
 }
 
+uint32_t le32_at(const Bytes& b, size_t at) {
+  return uint32_t{b[at]} | uint32_t{b[at + 1]} << 8 | uint32_t{b[at + 2]} << 16 | uint32_t{b[at + 3]} << 24;
+}
+
 void put_le32(Bytes* b, size_t at, uint32_t v) {
   for (int i = 0; i < 4; ++i) (*b)[at + i] = static_cast<uint8_t>(v >> (8 * i));
 }
@@ -473,7 +477,7 @@ TEST(DecompressTest, Lz4LyingHeaders) {
   expect_still_decodes(d);
 }
 
-TEST(DecompressTest, BloscHeadersAreCheckedBeforeCBloscRuns) {
+TEST(DecompressTest, BloscHeadersOffsetsAndStreamsAreChecked) {
   Decompressor d;
   const Fixture& f = fixture("blosc-lz4-blocks.blosc");  // 5 blocks of 2048, typesize 2, shuffle, not split
   const uint64_t n = f.decoded.size();
@@ -503,6 +507,14 @@ TEST(DecompressTest, BloscHeadersAreCheckedBeforeCBloscRuns) {
   expect_code(decode(d, f.kind, with(16, 4), n), ErrorCode::kCorruptData, "block offset into the header");
   expect_code(decode(d, f.kind, with(20, cbytes), n), ErrorCode::kCorruptData, "block offset at the end");
   expect_code(decode(d, f.kind, with(24, 0xfffffff0u), n), ErrorCode::kCorruptData, "negative block offset");
+  // A stream's length past the frame's end.
+  const uint32_t first_block = static_cast<uint32_t>(f.frame[16] | f.frame[17] << 8);
+  expect_code(decode(d, f.kind, with(first_block, cbytes), n), ErrorCode::kCorruptData, "stream length past the end");
+  EXPECT_NE(decode(d, f.kind, with(first_block, cbytes), n).status.message().find("block 0's stream 0 says it has"),
+            std::string::npos);
+  // A stream one byte shorter than it says: the next length is misread.
+  Bytes stream = with(first_block, le32_at(f.frame, first_block) - 1);
+  expect_code(decode(d, f.kind, stream, n), ErrorCode::kCorruptData, "stream length one short");
   expect_code(decode(d, f.kind, byte(3, 0), n), ErrorCode::kCorruptData, "typesize 0");
   expect_code(decode(d, f.kind, byte(0, 3), n), ErrorCode::kUnsupportedCodec, "c-blosc2 version");
   expect_code(decode(d, f.kind, byte(0, 9), n), ErrorCode::kCorruptData, "unknown version");
@@ -512,8 +524,8 @@ TEST(DecompressTest, BloscHeadersAreCheckedBeforeCBloscRuns) {
             "blosc: the frame is compressed with snappy, which is not built in (blosclz, lz4, lz4hc, zlib and zstd are)");
   expect_code(decode(d, f.kind, byte(2, (f.frame[2] & 0x1f) | (6 << 5)), n), ErrorCode::kCorruptData, "codec 6");
   expect_code(decode(d, f.kind, byte(1, 2), n), ErrorCode::kUnsupportedCodec, "lz4 format version 2");
-  // Offsets of two blocks swapped: within the frame, so c-blosc runs, and
-  // its splits do not decode to their sizes.
+  // Offsets of two blocks swapped: within the frame, so the streams are
+  // read, and they do not decode to their blocks' sizes.
   Bytes swapped = f.frame;
   std::swap_ranges(swapped.begin() + 16, swapped.begin() + 20, swapped.begin() + 20);
   const Result r = decode(d, f.kind, swapped, n);
