@@ -17,11 +17,9 @@
 #                         above (one copy of each)
 #
 # Under Emscripten the read module's budget counts every byte (docs/where-
-# it-runs.md), so each file is built for speed or for size as measured
-# (docs/architecture.md, "Compressed chunks"): the files where decoding
-# spends its time at ZCW_WASM_SPEED (-O3), the rest (frame and header
-# handling, table set-up, blosc's driver) at ZCW_WASM_SIZE (-Os). The
-# compressors (the encoder module) are all built for speed.
+# it-runs.md), so each decoder file is built at the smallest level that
+# costs no measured speed (below); the compressors (the encoder module)
+# are all built for speed.
 
 if(DEFINED ENV{ZCW_THIRD_PARTY} AND NOT "$ENV{ZCW_THIRD_PARTY}" STREQUAL "")
   set(zcw_third_party_default "$ENV{ZCW_THIRD_PARTY}")
@@ -70,34 +68,56 @@ set(zcw_deflate "${ZCW_THIRD_PARTY}/libdeflate")
 set(zcw_blosc "${ZCW_THIRD_PARTY}/c-blosc/blosc")
 set(zcw_glue "${CMAKE_CURRENT_SOURCE_DIR}/src/compress/glue")
 
-set(ZCW_WASM_SPEED "-O3" CACHE STRING "wasm: the level of the files decoding spends its time in")
-set(ZCW_WASM_SIZE "-Os" CACHE STRING "wasm: the level of the decoders' other files")
+set(ZCW_WASM_SMALL "-Os" CACHE STRING "wasm: the level of the decoders' hot files that are as fast at it")
+set(ZCW_WASM_SMALLEST "-Oz" CACHE STRING "wasm: the level of the decoders' cold files")
 
 # Flags every library gets: their warnings are not ours to fix, and under
-# Emscripten the module's instruction sets (bulk memory for memcpy, SIMD)
-# and `opt`, the level of its files but the hot ones (native builds keep
-# the build type's level).
-function(zcw_third_party_library name opt)
+# Emscripten the module's instruction sets (bulk memory for memcpy, SIMD).
+# The level is the build type's (-O3), but for the files below.
+function(zcw_third_party_library name)
   target_compile_options(${name} PRIVATE -w)
   if(EMSCRIPTEN)
-    target_compile_options(${name} PRIVATE -mbulk-memory -msimd128 ${opt})
+    target_compile_options(${name} PRIVATE -mbulk-memory -msimd128)
   endif()
 endfunction()
 
-# The hot files, built for speed whatever their library's level.
-set(zcw_wasm_hot_files
-  ${zcw_zstd}/decompress/zstd_decompress_block.c  # sequences
-  ${zcw_zstd}/decompress/huf_decompress.c         # literals
-  ${zcw_lz4}/lz4.c
+# Under Emscripten, the decoders' files by level, as measured (docs/
+# architecture.md, "Compressed chunks"):
+#   -O3 (the build type's): zstd's sequence and Huffman decoders (2x slower
+#       at -Os) and c-blosc's SSE2 bit unshuffle (1.25x slower at -Os);
+#   ZCW_WASM_SMALL (-Os): the hot files that measured as fast at -Os as at
+#       -O3 (lz4, libdeflate's inflate and checksums, blosclz, the byte
+#       unshuffle); -Oz cost them 10 to 20%;
+#   ZCW_WASM_SMALLEST (-Oz): where decoding does not spend its time (frame
+#       and header handling, table set-up, error strings, generic
+#       fallbacks).
+# Per file, and nothing library-wide: emcc 3.1.6 does not build a file at
+# -O3 when -Os comes before -O3 on its command line.
+set(zcw_wasm_small_files
   ${zcw_deflate}/lib/deflate_decompress.c
   ${zcw_deflate}/lib/adler32.c
   ${zcw_deflate}/lib/crc32.c
+  ${zcw_lz4}/lz4.c
   ${zcw_blosc}/blosclz.c
   ${zcw_blosc}/fastcopy.c
-  ${zcw_blosc}/shuffle-sse2.c
-  ${zcw_blosc}/bitshuffle-sse2.c)
+  ${zcw_blosc}/shuffle-sse2.c)
+set(zcw_wasm_smallest_files
+  ${zcw_zstd}/common/entropy_common.c
+  ${zcw_zstd}/common/error_private.c
+  ${zcw_zstd}/common/fse_decompress.c
+  ${zcw_zstd}/common/xxhash.c
+  ${zcw_zstd}/common/zstd_common.c
+  ${zcw_zstd}/decompress/zstd_ddict.c
+  ${zcw_zstd}/decompress/zstd_decompress.c
+  ${zcw_deflate}/lib/utils.c
+  ${zcw_deflate}/lib/zlib_decompress.c
+  ${zcw_deflate}/lib/gzip_decompress.c
+  ${zcw_blosc}/shuffle-generic.c
+  ${zcw_blosc}/bitshuffle-generic.c
+  ${zcw_glue}/blosc_shuffle_wasm.c)
 if(EMSCRIPTEN)
-  set_property(SOURCE ${zcw_wasm_hot_files} APPEND PROPERTY COMPILE_OPTIONS ${ZCW_WASM_SPEED})
+  set_property(SOURCE ${zcw_wasm_small_files} APPEND PROPERTY COMPILE_OPTIONS ${ZCW_WASM_SMALL})
+  set_property(SOURCE ${zcw_wasm_smallest_files} APPEND PROPERTY COMPILE_OPTIONS ${ZCW_WASM_SMALLEST})
 endif()
 
 # zstd. No assembly (wasm has none, and the native floor is the same C),
@@ -108,6 +128,10 @@ endif()
 # and fuzzers run the code wasm runs (and its prefetch address arithmetic,
 # undefined behaviour on corrupt input that UBSan reports, is not built).
 set(zcw_zstd_definitions ZSTD_LEGACY_SUPPORT=0 ZSTD_DISABLE_ASM ZSTD_TRACE=0 ZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT)
+# Its error strings (2 KB) too: src/compress names the errors itself.
+if(EMSCRIPTEN)
+  list(APPEND zcw_zstd_definitions ZSTD_STRIP_ERROR_STRINGS)
+endif()
 add_library(zcw_zstd_decompress STATIC
   ${zcw_zstd}/common/entropy_common.c
   ${zcw_zstd}/common/error_private.c
@@ -120,7 +144,7 @@ add_library(zcw_zstd_decompress STATIC
   ${zcw_zstd}/decompress/zstd_decompress_block.c)
 target_include_directories(zcw_zstd_decompress SYSTEM PUBLIC ${zcw_zstd})
 target_compile_definitions(zcw_zstd_decompress PUBLIC ${zcw_zstd_definitions})
-zcw_third_party_library(zcw_zstd_decompress ${ZCW_WASM_SIZE})
+zcw_third_party_library(zcw_zstd_decompress)
 
 add_library(zcw_zstd_compress STATIC
   ${zcw_zstd}/compress/fse_compress.c
@@ -136,15 +160,15 @@ add_library(zcw_zstd_compress STATIC
   ${zcw_zstd}/compress/zstd_ldm.c
   ${zcw_zstd}/compress/zstd_opt.c)
 target_link_libraries(zcw_zstd_compress PUBLIC zcw_zstd_decompress)
-zcw_third_party_library(zcw_zstd_compress ${ZCW_WASM_SPEED})
+zcw_third_party_library(zcw_zstd_compress)
 
 # lz4: the block format only (numcodecs' framing and blosc's splits).
 add_library(zcw_lz4 STATIC ${zcw_lz4}/lz4.c)
 target_include_directories(zcw_lz4 SYSTEM PUBLIC ${zcw_lz4})
-zcw_third_party_library(zcw_lz4 ${ZCW_WASM_SIZE})
+zcw_third_party_library(zcw_lz4)
 add_library(zcw_lz4hc STATIC ${zcw_lz4}/lz4hc.c)
 target_link_libraries(zcw_lz4hc PUBLIC zcw_lz4)
-zcw_third_party_library(zcw_lz4hc ${ZCW_WASM_SPEED})
+zcw_third_party_library(zcw_lz4hc)
 
 # libdeflate: whole-buffer DEFLATE, zlib and gzip. Natively it picks its
 # x86 kernels (crc32, adler32, the decoder's BMI2 variant) at run time as
@@ -162,13 +186,13 @@ add_library(zcw_deflate_decompress STATIC
   ${zcw_deflate}/lib/utils.c
   ${zcw_deflate_platform})
 target_include_directories(zcw_deflate_decompress SYSTEM PUBLIC ${zcw_deflate})
-zcw_third_party_library(zcw_deflate_decompress ${ZCW_WASM_SIZE})
+zcw_third_party_library(zcw_deflate_decompress)
 add_library(zcw_deflate_compress STATIC
   ${zcw_deflate}/lib/deflate_compress.c
   ${zcw_deflate}/lib/zlib_compress.c
   ${zcw_deflate}/lib/gzip_compress.c)
 target_link_libraries(zcw_deflate_compress PUBLIC zcw_deflate_decompress)
-zcw_third_party_library(zcw_deflate_compress ${ZCW_WASM_SPEED})
+zcw_third_party_library(zcw_deflate_compress)
 
 # c-blosc 1.x, in two parts.
 #   zcw_blosc_kernels  what decoding needs: blosclz and the shuffle kernels.
@@ -217,14 +241,14 @@ else()
   find_package(Threads REQUIRED)  # shuffle.c's pthread_once
   target_link_libraries(zcw_blosc_kernels PUBLIC Threads::Threads)
 endif()
-zcw_third_party_library(zcw_blosc_kernels ${ZCW_WASM_SIZE})
+zcw_third_party_library(zcw_blosc_kernels)
 
 add_library(zcw_blosc STATIC ${zcw_blosc}/blosc.c ${zcw_glue}/zlib_over_libdeflate.c)
 # Our zlib.h before any system one.
 target_include_directories(zcw_blosc BEFORE PRIVATE ${zcw_glue})
 target_compile_definitions(zcw_blosc PRIVATE HAVE_LZ4 HAVE_ZLIB HAVE_ZSTD)
 target_link_libraries(zcw_blosc PUBLIC zcw_blosc_kernels zcw_lz4 zcw_lz4hc zcw_zstd_compress zcw_deflate_compress)
-zcw_third_party_library(zcw_blosc ${ZCW_WASM_SPEED})
+zcw_third_party_library(zcw_blosc)
 
 # The license texts that ship with the built modules (dist/licenses/).
 set(ZCW_THIRD_PARTY_LICENSES "")

@@ -62,8 +62,14 @@ Status zstd_fill(ZSTD_DCtx_s* dctx, const uint8_t* in, uint64_t in_size, uint8_t
       return Status(ErrorCode::kCorruptData,
                     "zstd: the frame is truncated, or followed by bytes that are not a frame (" +
                         std::to_string(in_size) + " bytes)");
+    case ZSTD_error_prefix_unknown:
+      return Status(ErrorCode::kCorruptData, "zstd: a frame does not start with zstd's magic number");
+    case ZSTD_error_frameParameter_windowTooLarge:
+      return Status(ErrorCode::kCorruptData, "zstd: a frame's window is larger than zstd allows");
     default:
-      return Status(ErrorCode::kCorruptData, std::string("zstd: the frame is corrupt (") + ZSTD_getErrorName(r) + ")");
+      // (The read module is built without zstd's error strings: the code.)
+      return Status(ErrorCode::kCorruptData,
+                    "zstd: the frame is corrupt (zstd error " + std::to_string(ZSTD_getErrorCode(r)) + ")");
   }
 }
 

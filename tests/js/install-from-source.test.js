@@ -12,7 +12,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT } from "./support/browser.js";
 
-jest.setTimeout(300000);
+// The git-URL install builds both wasm modules and the compression libraries
+// from scratch in npm's clone: minutes on a shared two-core machine.
+jest.setTimeout(900000);
 let scratch;
 let source;
 
