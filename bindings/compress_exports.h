@@ -63,7 +63,7 @@ inline MallocBytes& decompressed() {
 
 inline bool byte_count(double v) { return std::isfinite(v) && v >= 0 && v <= 4294967296.0 && v == std::floor(v); }
 
-inline Status decompress_arguments(int kind, const uint8_t* in, double in_len, const uint8_t* out, double out_len,
+inline Status decompress_arguments(int kind, const uint8_t* in, double in_len, double out_len,
                                    Compression* compression) {
   if (!compression_from_int(kind, compression)) {
     return Status(ErrorCode::kInvalidInput, "decompress: unknown compression kind " + std::to_string(kind));
@@ -71,7 +71,6 @@ inline Status decompress_arguments(int kind, const uint8_t* in, double in_len, c
   if (!byte_count(in_len) || !byte_count(out_len) || (in == nullptr && in_len != 0)) {
     return Status(ErrorCode::kInvalidInput, std::string(compression_name(*compression)) + ": bad call");
   }
-  (void)out;
   return Status::Ok();
 }
 
@@ -82,7 +81,7 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE int zcw_decompress(int kind, const uint8_t* in, double in_len, uint8_t* out, double out_len) {
   using namespace zcw::bindings;
   zcw::Compression compression;
-  zcw::Status s = decompress_arguments(kind, in, in_len, out, out_len, &compression);
+  zcw::Status s = decompress_arguments(kind, in, in_len, out_len, &compression);
   if (s.ok() && out == nullptr && out_len != 0) s = zcw::Status(zcw::ErrorCode::kInvalidInput, "decompress: bad call");
   if (s.ok()) {
     s = decompressor().decompress(compression, in, static_cast<uint64_t>(in_len), out, static_cast<uint64_t>(out_len));
@@ -94,7 +93,7 @@ EMSCRIPTEN_KEEPALIVE int zcw_decompress(int kind, const uint8_t* in, double in_l
 EMSCRIPTEN_KEEPALIVE double zcw_decompress_bounded(int kind, const uint8_t* in, double in_len, double max_out) {
   using namespace zcw::bindings;
   zcw::Compression compression;
-  zcw::Status s = decompress_arguments(kind, in, in_len, nullptr, max_out, &compression);
+  zcw::Status s = decompress_arguments(kind, in, in_len, max_out, &compression);
   decompressed().resize(0);
   if (s.ok()) {
     s = decompressor().decompress_bounded(compression, in, static_cast<uint64_t>(in_len),
