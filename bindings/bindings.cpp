@@ -15,6 +15,7 @@
 
 #include "active_impl.h"
 #include "arguments.h"
+#include "compress_exports.h"
 #include "codecs/bytes_codec.h"
 #include "codecs/n5_block.h"
 #include "codecs/numcodecs_packbits.h"
@@ -408,6 +409,7 @@ bool set_implementation(const std::string& name) {
 std::string implementation_name() { return impl_name(active_impl()); }
 
 Outcome read_outcome() { return to_outcome(read_status()); }
+Outcome decompress_outcome() { return to_outcome(decompress_status()); }
 
 // The read exports' common part: the placement parsed and checked, then
 // `run` (which returns a Status), its outcome kept for readStatus().
@@ -575,4 +577,5 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
   function("implementation", &implementation_name);
   function("liveInstances", &live_instances);
   function("readStatus", &read_outcome);
+  function("decompressStatus", &decompress_outcome);
 }

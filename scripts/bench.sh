@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # npm run bench: builds the wasm module with and without SIMD and the native
-# kernels (-O3), then runs bench/run.mjs with the given arguments, then the
-# read pool's benchmark (bench/pool.mjs, with --quick and --no-write where
-# given). `npm run bench -- pool [--no-write]` runs the read pool's alone.
+# kernels and decoders (-O3), then runs bench/run.mjs with the given
+# arguments, then the read pool's benchmark (bench/pool.mjs, with --quick
+# and --no-write where given). `npm run bench -- pool [--no-write]` runs the
+# read pool's alone; `npm run bench -- --compressors [options]` runs
+# bench/compressors.mjs (decompression alone) instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == pool ]]; then
@@ -12,10 +14,11 @@ if [[ "${1:-}" == pool ]]; then
   GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824 exec node --expose-gc bench/pool.mjs "$@"
 fi
 bash scripts/build-wasm.sh zarr-codecs-wasm-nosimd >/dev/null
-cxx=clang++-14
+cxx=clang++-14 cc=clang-14
 command -v "$cxx" >/dev/null || cxx=c++
-cmake -S . -B build/native-release -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
-cmake --build build/native-release --target zcw_native_bench -j"$(nproc)" >/dev/null
+command -v "$cc" >/dev/null || cc=cc
+cmake -S . -B build/native-release -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" >/dev/null
+cmake --build build/native-release --target zcw_native_bench zcw_native_compressors -j"$(nproc)" >/dev/null
 # glibc serves allocations above an adaptive threshold (128 KiB to 32 MiB)
 # with fresh mmap()s, whose pages fault in on first write, and returns freed
 # heap tops to the system. Whether a 16 MiB round paid ~4,000 page faults
@@ -23,6 +26,12 @@ cmake --build build/native-release --target zcw_native_bench -j"$(nproc)" >/dev/
 # moved by up to 3x between runs. Pinning both thresholds makes every
 # contender reuse warm memory, so the ratios measure the work each does.
 export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824
+# --compressors: decompression alone (bench/compressors.mjs), instead of
+# the kernels and codecs.
+if [ "${1:-}" = --compressors ]; then
+  shift
+  exec node --expose-gc bench/compressors.mjs "$@"
+fi
 node --expose-gc bench/run.mjs "$@"
 pool_args=()
 for arg in "$@"; do

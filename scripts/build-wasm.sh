@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Builds the wasm module(s) into dist/ with Debian's Emscripten: the
-# Emscripten glue (minified), the .wasm beside it, and the base64 copy the
-# main entry inlines. Arguments are extra build targets
-# (zarr-codecs-wasm-nosimd for the benchmark).
+# Builds the wasm modules into dist/ with Debian's Emscripten: the read
+# module (the Emscripten glue, minified, the .wasm beside it, and the base64
+# copy the main entry inlines), the encoder module (zarr-codecs-wasm-encode,
+# loaded only to compress), and the compression libraries' licenses
+# (dist/licenses/). Arguments are extra build targets
+# (zarr-codecs-wasm-nosimd for the benchmark). The compression libraries'
+# sources must have been fetched (scripts/fetch-compressor-sources.sh, or
+# ZCW_THIRD_PARTY): the configure step says so otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emcc needs its acorn from /usr/share/nodejs, which Node does not
@@ -12,8 +16,8 @@ command -v emcmake >/dev/null || { echo "emcmake not found: run scripts/setup.sh
 mkdir -p build
 emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >build/wasm-configure.log 2>&1 ||
   { cat build/wasm-configure.log >&2; exit 1; }
-cmake --build build/wasm -j"$(nproc)" --target zarr-codecs-wasm "$@"
-for name in zarr-codecs-wasm "$@"; do
+cmake --build build/wasm -j"$(nproc)" --target zarr-codecs-wasm zarr-codecs-wasm-encode "$@"
+for name in zarr-codecs-wasm zarr-codecs-wasm-encode "$@"; do
   glue="dist/$name.mjs"
   # Minify once per link (the glue is rewritten in place).
   if [ ! -f "build/wasm/$name.minified" ] || [ "$glue" -nt "build/wasm/$name.minified" ]; then
@@ -24,10 +28,14 @@ for name in zarr-codecs-wasm "$@"; do
 done
 node scripts/write-inline-wasm.mjs dist/zarr-codecs-wasm.wasm dist/zarr-codecs-wasm.inline.mjs
 # No path of this machine may reach a bundle.
-built=(dist/zarr-codecs-wasm.mjs dist/zarr-codecs-wasm.inline.mjs)
+built=(dist/zarr-codecs-wasm.mjs dist/zarr-codecs-wasm.inline.mjs dist/zarr-codecs-wasm-encode.mjs)
 for name in "$@"; do built+=("dist/$name.mjs"); done
 if grep -l "$PWD\|import\.meta" "${built[@]}"; then
   echo "build-wasm: the files above mention $PWD or import.meta" >&2
   exit 1
 fi
-ls -l dist/zarr-codecs-wasm.mjs dist/zarr-codecs-wasm.wasm dist/zarr-codecs-wasm.inline.mjs | awk '{print "build-wasm: " $9 " " $5 " bytes"}'
+# Sizes as a page downloads them (docs/where-it-runs.md, "The wasm as an asset").
+for f in dist/zarr-codecs-wasm.mjs dist/zarr-codecs-wasm.wasm dist/zarr-codecs-wasm.inline.mjs \
+  dist/zarr-codecs-wasm-encode.mjs dist/zarr-codecs-wasm-encode.wasm; do
+  echo "build-wasm: $f $(stat -c %s "$f") bytes, $(gzip -9 -c "$f" | wc -c) gzip -9"
+done

@@ -21,9 +21,9 @@ if [ "$which" = js ] || [ "$which" = all ]; then
   node tests/fuzz/js/read-differential.mjs "$seconds" "$((seed % 100000))"
 fi
 [ "$which" = js ] && exit 0
-cmake -S . -B build/fuzz -DZCW_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build/fuzz -DZCW_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/fuzz -j"$(nproc)" >/dev/null
-for target in bytes packbits numcodecs vlen_bytes n5; do
+for target in bytes packbits numcodecs vlen_bytes n5 decompress; do
   corpus="build/fuzz/corpus-$target"
   mkdir -p "$corpus" "build/fuzz/crashes-$target"
   log="build/fuzz/$target.log"

@@ -20,7 +20,15 @@ built() {
   for f in "${dist[@]}"; do [ -s "$f" ] || return 1; done
 }
 
-if command -v emcmake >/dev/null && [ -x node_modules/.bin/esbuild ]; then
+# The compression libraries' sources (scripts/fetch-compressor-sources.sh;
+# ZCW_THIRD_PARTY points at a download elsewhere).
+sources="${ZCW_THIRD_PARTY:-$PWD/third_party}"
+have_sources() {
+  local d
+  for d in zstd lz4 libdeflate c-blosc; do [ -f "$sources/$d/.zcw-pin" ] || return 1; done
+}
+
+if command -v emcmake >/dev/null && [ -x node_modules/.bin/esbuild ] && have_sources; then
   echo "zarr-codecs-wasm: building the wasm module ($hook)" >&2
   bash scripts/build-wasm.sh >&2
   built || { echo "zarr-codecs-wasm: the build finished without ${dist[*]}" >&2; exit 1; }
@@ -42,6 +50,7 @@ esac
   echo "  Emscripten and the package's npm dev dependencies; missing here:"
   command -v emcmake >/dev/null || echo "    - Emscripten (emcmake is not on PATH)"
   [ -x node_modules/.bin/esbuild ] || echo "    - the npm dev dependencies (no node_modules/.bin/esbuild in $PWD)"
+  have_sources || echo "    - the compression libraries' sources (none in $sources; bash scripts/fetch-compressor-sources.sh fetches them, or set ZCW_THIRD_PARTY to a folder it filled)"
   echo "  To build it:"
   command -v emcmake >/dev/null ||
     echo "    install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)"

@@ -2,7 +2,9 @@
 # Installs what building and testing need, skipping what is already there:
 # Debian's Emscripten (with clang-14 and its sanitizer runtimes), GoogleTest,
 # Chromium for the browser tests, zarr-python 2 (an independent N5 reader
-# for the write tests), and the npm dev dependencies. Safe to run again.
+# for the write tests), the compression libraries' sources (pinned Debian
+# source packages, scripts/fetch-compressor-sources.sh), and the npm dev
+# dependencies. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +14,9 @@ command -v clang++-14 >/dev/null || need+=(clang-14)
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 dpkg -s libgtest-dev >/dev/null 2>&1 || need+=(libgtest-dev)
 command -v cmake >/dev/null || need+=(cmake)
+# Unpacking and patching the compressors' sources.
+command -v xz >/dev/null || need+=(xz-utils)
+command -v patch >/dev/null || need+=(patch)
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 [ -x /usr/bin/chromium ] || need+=(chromium)
 # The N5 write tests read their blocks back with Debian's zarr-python 2.
@@ -23,6 +28,10 @@ if ((${#need[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# zstd, lz4, libdeflate and c-blosc: dependencies built by our CMake from
+# Debian's source packages, never copied into the repository.
+bash scripts/fetch-compressor-sources.sh
 
 # `npm ci` installs exactly what package-lock.json pins, and fails where
 # the lock and package.json disagree, so CI tests the lock users get. (The

@@ -20,6 +20,9 @@ enum class ErrorCode {
   kPaddingMismatch,         // a padding-count byte that disagrees
   kValueOutOfRange,         // encode: a value the stored type cannot hold
   kOutOfMemory,             // wasm memory could not grow that far
+  kCorruptData,             // a compressed frame that is not one: truncated, garbage, trailing bytes
+  kChecksumMismatch,        // a compressed frame whose checksum disagrees with what it decodes to
+  kUnsupportedCodec,        // a valid frame of a kind not built in (snappy in blosc, a zstd dictionary)
 };
 
 // Stable names, exported to JS as `error.code`.
@@ -36,6 +39,9 @@ inline const char* error_code_name(ErrorCode code) {
     case ErrorCode::kPaddingMismatch: return "PADDING_MISMATCH";
     case ErrorCode::kValueOutOfRange: return "VALUE_OUT_OF_RANGE";
     case ErrorCode::kOutOfMemory: return "OUT_OF_MEMORY";
+    case ErrorCode::kCorruptData: return "CORRUPT_DATA";
+    case ErrorCode::kChecksumMismatch: return "CHECKSUM_MISMATCH";
+    case ErrorCode::kUnsupportedCodec: return "UNSUPPORTED_CODEC";
   }
   return "UNKNOWN";
 }

@@ -12,7 +12,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT } from "./support/browser.js";
 
-jest.setTimeout(300000);
+// The git-URL install builds both wasm modules and the compression libraries
+// from scratch in npm's clone: minutes on a shared two-core machine.
+jest.setTimeout(900000);
 let scratch;
 let source;
 
@@ -46,12 +48,17 @@ afterAll(() => {
 test("a folder install of sources that cannot be built here stops and says how to build", () => {
   // The copy has no node_modules, so its build tools are missing.
   const consumer = project("folder-consumer");
-  const run = spawnSync("npm", ["install", "--no-audit", "--no-fund", source], { cwd: consumer, encoding: "utf8" });
+  const run = spawnSync("npm", ["install", "--no-audit", "--no-fund", source], {
+    cwd: consumer,
+    encoding: "utf8",
+    env: { ...process.env, ZCW_THIRD_PARTY: "" }, // the copy's own third_party/, which it lacks
+  });
   expect(run.status).not.toBe(0);
   expect(run.stderr).toContain("zarr-codecs-wasm: cannot build the WebAssembly module here (prepare).");
   expect(run.stderr).toContain(`the npm dev dependencies (no node_modules/.bin/esbuild in ${source})`);
   expect(run.stderr).toContain(`cd '${source}' && npm install   (npm install builds the wasm; bash scripts/setup.sh does it all)`);
   expect(run.stderr).toContain("then install this folder again, or the tarball npm pack makes there.");
+  expect(run.stderr).toContain(`the compression libraries' sources (none in ${source}/third_party; bash scripts/fetch-compressor-sources.sh fetches them`);
 });
 
 test("a folder install with --ignore-scripts (no build) imports, and ready() says how to build", () => {
@@ -126,9 +133,13 @@ test("a git URL install builds the wasm (Emscripten is here) and the package dec
       if (!before.has(name) && name.startsWith("git-clone")) rmSync(join(npmTmp, name), { recursive: true, force: true });
     }
   });
+  // The clone npm builds has no compression libraries' sources (they are
+  // fetched, never committed): it builds against this tree's download.
+  const thirdParty = process.env.ZCW_THIRD_PARTY || join(ROOT, "third_party");
   execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", `git+file://${source}`], {
     cwd: consumer,
     stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ZCW_THIRD_PARTY: thirdParty },
   });
   const out = execFileSync(
     "node",

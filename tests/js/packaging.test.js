@@ -3,7 +3,7 @@
 // consumer file, (c) bundled by esbuild into a page Chromium loads.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../scripts/serve.mjs";
 import { launchChromium, openPage, ROOT } from "./support/browser.js";
@@ -25,13 +25,26 @@ beforeAll(() => {
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-test("the tarball holds the module (glue, .wasm, inlined copy), every JS file of js/, the types, README, CHANGELOG and LICENSE, nothing else", () => {
+test("the tarball holds the modules (the read module's glue, .wasm and inlined copy, the encoder module), the compression libraries' licenses, every JS file of js/, the types, README, CHANGELOG and LICENSE, nothing else", () => {
   // The repository's own list of js/ files, so a file added there is
   // expected here, and anything else (tests, build leftovers) is not.
   const js = execFileSync("git", ["ls-files", "js"], { cwd: ROOT, encoding: "utf8" }).trim().split("\n");
+  // One license file per entry of cmake/compressor-sources.pin, and the pin
+  // itself as SOURCES.txt (where each library came from).
+  const licenses = readFileSync(join(ROOT, "cmake/compressor-sources.pin"), "utf8")
+    .split("\n")
+    .filter((line) => /^[a-z]/.test(line) && !line.startsWith("patch "))
+    .flatMap((line) => {
+      const fields = line.trim().split(/\s+/);
+      return fields[5].split(",").map((file) => `dist/licenses/${fields[0]}-${file.split("/").pop()}`);
+    });
+  expect(licenses).toEqual(expect.arrayContaining(["dist/licenses/zstd-LICENSE", "dist/licenses/lz4-LICENSE",
+    "dist/licenses/libdeflate-COPYING", "dist/licenses/c-blosc-BLOSC.txt"]));
   expect(files.sort()).toEqual([
     "CHANGELOG.md", "LICENSE", "README.md",
     "dist/zarr-codecs-wasm.inline.mjs", "dist/zarr-codecs-wasm.mjs", "dist/zarr-codecs-wasm.wasm",
+    "dist/zarr-codecs-wasm-encode.mjs", "dist/zarr-codecs-wasm-encode.wasm",
+    "dist/licenses/SOURCES.txt", ...licenses,
     ...js, "package.json",
   ].sort());
 });
