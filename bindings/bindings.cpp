@@ -24,6 +24,7 @@
 #include "codecs/vlen_bytes.h"
 #include "js_io.h"
 #include "kernels/widen.h"
+#include "read_chain.h"
 #include "read_placement.h"
 
 #ifndef ZCW_ABI_VERSION
@@ -144,11 +145,17 @@ class JsCodec : public Counted {
   // zcw_read_decode: input slot 0 decoded straight into its place in a
   // band of read's output.
   int place(double in_length, const Placement& placement, uint8_t* band) {
+    JsSource in;
+    return place_from(in, in_length, placement, band);
+  }
+
+  // zcw_read_chain: the same from bytes already in wasm memory (a chunk
+  // decompressed there).
+  int place_from(ByteSource& in, double in_length, const Placement& placement, uint8_t* band) {
     if (!ok()) {
       last_ = status_of();
       return 1;
     }
-    JsSource in;
     PlacingSink out(placement, band);
     last_ = codec_->decode(in, static_cast<uint64_t>(in_length), out, placement.chunk_bytes(), g_scratch,
                            active_impl());
@@ -228,16 +235,19 @@ class JsN5BlockCodec final : public Counted {
   // little-endian uint32s), slot 2 the fill's bytes; output slot 0.
   int decode(double in_length, int rank, int fill_length, double out_length) {
     JsSink out;
-    return decode_to(in_length, rank, fill_length, out, out_length);
+    JsSource in;
+    return decode_to(in, in_length, rank, fill_length, out, out_length);
   }
 
-  // zcw_read_n5: the same, straight into its place in a band of read's output.
-  int place(double in_length, int rank, int fill_length, const Placement& placement, uint8_t* band) {
+  // zcw_read_n5: the same, straight into its place in a band of read's
+  // output; from slot 0, or (zcw_read_n5_chain) from a payload
+  // decompressed in wasm memory.
+  int place(ByteSource& in, double in_length, int rank, int fill_length, const Placement& placement, uint8_t* band) {
     PlacingSink out(placement, band);
-    return decode_to(in_length, rank, fill_length, out, static_cast<double>(placement.chunk_bytes()));
+    return decode_to(in, in_length, rank, fill_length, out, static_cast<double>(placement.chunk_bytes()));
   }
 
-  int decode_to(double in_length, int rank, int fill_length, ByteSink& out, double out_length) {
+  int decode_to(ByteSource& in, double in_length, int rank, int fill_length, ByteSink& out, double out_length) {
     if (!ok()) return fail(status_of());
     if (rank < 0 || rank > 65535 || fill_length < 0 || fill_length > 16) {
       return fail(Status(ErrorCode::kInvalidInput, "n5_default: bad call"));
@@ -247,7 +257,6 @@ class JsN5BlockCodec final : public Counted {
     JsSource(1).read(0, 4 * dims32.size(), reinterpret_cast<uint8_t*>(dims32.data()));
     JsSource(2).read(0, fill.size(), fill.data());
     const std::vector<uint64_t> block(dims32.begin(), dims32.end());
-    JsSource in;
     last_ = codec_->decode(block, fill, in, static_cast<uint64_t>(in_length), out,
                            static_cast<uint64_t>(out_length), g_scratch, g_workspace, active_impl());
     return last_.ok() ? 0 : 1;
@@ -484,8 +493,36 @@ EMSCRIPTEN_KEEPALIVE int zcw_read_decode(JsCodec* codec, double in_length, const
 EMSCRIPTEN_KEEPALIVE int zcw_read_n5(JsN5BlockCodec* codec, double in_length, int rank, int fill_length,
                                      const double* desc, uint8_t* band) {
   return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
-    return codec->place(in_length, rank, fill_length, p, band) == 0 ? zcw::Status::Ok()
-                                                                     : codec->last();
+    zcw::bindings::JsSource in;
+    return codec->place(in, in_length, rank, fill_length, p, band) == 0 ? zcw::Status::Ok()
+                                                                         : codec->last();
+  });
+}
+
+// read's chain in wasm (bindings/read_chain.h): a compressed chunk, or an
+// N5 block's compressed payload, decoded into the chain buffer, then placed.
+EMSCRIPTEN_KEEPALIVE int zcw_read_chain(int kind, const uint8_t* in, double in_length, double decoded_length,
+                                        double token, JsCodec* codec, const double* desc, uint8_t* band) {
+  return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
+    const uint8_t* decoded = nullptr;
+    zcw::Status s = zcw::bindings::chain_decoded(kind, in, in_length, decoded_length, token, &decoded);
+    if (!s.ok()) return s;
+    zcw::MemorySource source(decoded);
+    if (codec == nullptr) return zcw::bindings::place_copy_from(source, static_cast<uint64_t>(decoded_length), p, band);
+    return codec->place_from(source, decoded_length, p, band) == 0 ? zcw::Status::Ok() : codec->last();
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int zcw_read_n5_chain(int kind, const uint8_t* in, double in_length, double decoded_length,
+                                           double token, JsN5BlockCodec* codec, int rank, int fill_length,
+                                           const double* desc, uint8_t* band) {
+  return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
+    const uint8_t* decoded = nullptr;
+    zcw::Status s = zcw::bindings::chain_decoded(kind, in, in_length, decoded_length, token, &decoded);
+    if (!s.ok()) return s;
+    zcw::MemorySource source(decoded);
+    return codec->place(source, decoded_length, rank, fill_length, p, band) == 0 ? zcw::Status::Ok()
+                                                                                 : codec->last();
   });
 }
 

@@ -53,13 +53,17 @@ inline Status parse_placement(const double* desc, const uint8_t* band, Placement
                          static_cast<uint64_t>(desc[2]), out);
 }
 
+inline Status copy_length(uint64_t in_length, const Placement& p) {
+  if (in_length == p.chunk_bytes()) return Status::Ok();
+  return Status(ErrorCode::kLengthMismatch, "read: the chunk's decoded bytes should be " +
+                                                std::to_string(p.chunk_bytes()) + ", got " +
+                                                std::to_string(in_length));
+}
+
 // A chunk's decoded bytes (input slot 0), in storage order, placed.
 inline Status place_copy(uint64_t in_length, const Placement& p, uint8_t* band, Scratch& scratch) {
-  if (in_length != p.chunk_bytes()) {
-    return Status(ErrorCode::kLengthMismatch, "read: the chunk's decoded bytes should be " +
-                                                  std::to_string(p.chunk_bytes()) + ", got " +
-                                                  std::to_string(in_length));
-  }
+  Status s = copy_length(in_length, p);
+  if (!s.ok()) return s;
   JsSource in;
   PlacingSink sink(p, band);
   for (uint64_t at = 0; at < in_length; at += Scratch::kBytes) {
@@ -67,6 +71,17 @@ inline Status place_copy(uint64_t in_length, const Placement& p, uint8_t* band, 
     in.read(at, n, scratch.in);
     sink.write(at, scratch.in, n);
   }
+  return Status::Ok();
+}
+
+// The same from bytes in wasm memory: placed in one pass, no scratch.
+inline Status place_copy_from(MemorySource& in, uint64_t in_length, const Placement& p, uint8_t* band) {
+  Status s = copy_length(in_length, p);
+  if (!s.ok() || in_length == 0) return s;
+  PlacingSink sink(p, band);
+  // MemorySource reads its own memory: the sink takes it in place.
+  const uint8_t* bytes = in.data();
+  sink.write(0, bytes, in_length);
   return Status::Ok();
 }
 

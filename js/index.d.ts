@@ -113,7 +113,13 @@ export type ErrorCode =
   | "WASM_LOAD_FAILED"
   | "CODEC_FAILED"
   | "WORKER_FAILED"
-  | "CALLBACK_FAILED";
+  | "CALLBACK_FAILED"
+  | "INVALID_SELECTION"
+  | "NOT_FOUND"
+  | "UNKNOWN_CODEC"
+  | "CORRUPT_DATA"
+  | "CHECKSUM_MISMATCH"
+  | "UNSUPPORTED_CODEC";
 
 /**
  * The one error class the package throws. `code` is stable and machine
@@ -708,6 +714,11 @@ export interface ReadCounts {
   filled: number;
   /** Decoded by zarrita's getChunk (what read does not decode itself), then placed. */
   viaZarrita: number;
+  /**
+   * Of the chunks above, those whose compressed frame (zstd, blosc, gzip,
+   * zlib, lz4) was decoded in the package's wasm on its way into place.
+   */
+  decompressed: number;
 }
 
 // ---- widening --------------------------------------------------------------

@@ -12,7 +12,7 @@ import { BytesCodec } from "../codecs/bytes.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { isPlainObject } from "../errors.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
-import { coreDataType } from "../zarrita/register.js";
+import { coreDataType } from "../zarrita/core-data-type.js";
 
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", STORED_CODEC, `numcodecs.${STORED_CODEC}`]);
 // Always array -> bytes, of no size known in advance.

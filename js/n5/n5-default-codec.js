@@ -32,6 +32,8 @@ import { callWithSlots } from "../wasm/io.js";
 import { WasmInstance } from "../wasm/instance.js";
 import { wasm } from "../wasm/load.js";
 import { storedFill } from "../fills/stored-fill.js";
+import { CompressorCodec, DECODE_TO } from "../compressors/compressor-codec.js";
+import { frameIn } from "../compressors/wasm-decompress.js";
 import { framingProblem } from "./compressed-frames.js";
 
 /**
@@ -101,6 +103,11 @@ function innerChain(configuration, rank, elementBytes) {
   }
   return { axes: transposed ? "n5" : "reversed", compressor };
 }
+
+// Names each compressed block read opens: placed into a second band, it is
+// not decompressed again (bindings/read_chain.h).
+let tokens = 0;
+const nextToken = () => (tokens = (tokens % 2 ** 52) + 1);
 
 export class N5DefaultCodec {
   kind = "array_to_bytes";
@@ -214,8 +221,13 @@ export class N5DefaultCodec {
     if (problem) throw this.#blockError(input, problem.code, problem.message);
     let decompressed;
     try {
-      decompressed = await inner.decode(payload);
+      // The package's own compressors decode to exactly the size the
+      // header gives; another registry's decodes to what the frame says,
+      // which the block decoder checks.
+      decompressed = inner instanceof CompressorCodec ? inner[DECODE_TO](payload, payloadBytes) : await inner.decode(payload);
     } catch (cause) {
+      // The package's own decoders say it all: their error, with the block.
+      if (inner instanceof CompressorCodec && cause instanceof ZarrCodecError) throw this.#blockError(input, cause.code, cause.message);
       throw this.#blockError(input, "CODEC_FAILED", `its ${name} compressor failed: ${messageOf(cause)}`, cause);
     }
     return { shape, payload: bytesOf("n5_default", "the decompressed block", decompressed) };
@@ -281,24 +293,46 @@ export class N5DefaultCodec {
     return { data, shape: this.#shape, stride: this.#stride };
   }
 
-  /** read: the block's shape and decompressed payload. */
+  /**
+   * read: the block's shape and payload: decompressed, or where the
+   * compressor is the package's own, its frame, decoded in wasm when the
+   * block is placed.
+   */
   async [OPEN_BLOCK](input) {
+    const inner = await this.#innerCodec();
+    if (inner instanceof CompressorCodec) {
+      const { shape, payload, payloadBytes } = this.#header(input);
+      return { input, shape, payload, compressed: { kind: inner.compressionKind, bytes: payloadBytes, token: nextToken() } };
+    }
     return { input, ...(await this.#open(input)) };
   }
 
   /** read: an opened block decoded into its place (`desc`, `band`). */
   [PLACE_BLOCK](block, desc, band) {
-    const { input, shape, payload } = block;
+    const { input, shape, payload, compressed } = block;
     const fill = this.#fill ?? (hasOwn(input, N5_BLOCK) ? this.#zeroFill : UNKNOWN_FILL);
     const core = this.#core;
     void core.live;
-    const failed = callWithSlots(
-      core.module,
-      "_zcw_read_n5",
-      [payload, new Uint8Array(shape.buffer), fill],
-      [],
-      [core.handle, payload.length, shape.length, fill.length, desc, band],
-    );
+    const failed = compressed
+      ? callWithSlots(core.module, "_zcw_read_n5_chain", [new Uint8Array(0), new Uint8Array(shape.buffer), fill], [], [
+          compressed.kind,
+          frameIn(core.module, payload, "n5_default"),
+          payload.length,
+          compressed.bytes,
+          compressed.token,
+          core.handle,
+          shape.length,
+          fill.length,
+          desc,
+          band,
+        ])
+      : callWithSlots(
+          core.module,
+          "_zcw_read_n5",
+          [payload, new Uint8Array(shape.buffer), fill],
+          [],
+          [core.handle, payload.length, shape.length, fill.length, desc, band],
+        );
     if (failed) {
       const { code, message } = core.module.readStatus();
       throw this.#blockError(input, code, message.replace(/^(read: )?n5_default: /, ""));

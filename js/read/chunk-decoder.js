@@ -19,9 +19,11 @@ import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK } from "../n5/n5-default-codec.
 import { ByteStringCodec } from "../data-types/byte-string-codec.js";
 import { FortranChunks } from "../data-types/fortran-chunks.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
-import { coreDataType } from "../zarrita/register.js";
+import { coreDataType } from "../zarrita/core-data-type.js";
 import { registeredRegistries } from "../zarrita/registration.js";
-import { copyInPlace, decodeInPlace } from "./wasm-placement.js";
+import { chainInPlace, copyInPlace, decodeInPlace } from "./wasm-placement.js";
+import { CompressorCodec } from "../compressors/compressor-codec.js";
+import { crc32c } from "./crc32c.js";
 import { wasm } from "../wasm/load.js";
 
 /**
@@ -99,6 +101,43 @@ function arrayToBytesCodec(chain, meta) {
   return codec;
 }
 
+// Names each opened frame: a chunk placed into a second band is not
+// decompressed again (bindings/read_chain.h).
+let tokens = 0;
+
+/**
+ * Where a chain's bytes -> bytes codecs are one compressor of the package's
+ * own, with at most a crc32c after it (checked here, as zarrita does not):
+ * the chain runs in wasm (bindings/read_chain.h), the frame copied in once.
+ * `open` checks and strips the checksum and names the frame.
+ */
+function wasmChainOf(compressors) {
+  const [first, second, ...rest] = compressors;
+  if (!(first?.codec instanceof CompressorCodec) || rest.length) return undefined;
+  if (second !== undefined && second.name !== "crc32c") return undefined;
+  const checksum = second !== undefined;
+  return {
+    kind: first.codec.compressionKind,
+    open: async (bytes) => ({ bytes: checksum ? withoutCrc32c(bytes) : bytes, token: (tokens = (tokens % 2 ** 52) + 1) }),
+  };
+}
+
+function withoutCrc32c(bytes) {
+  if (bytes.byteLength < 4) {
+    throw new ZarrCodecError("LENGTH_MISMATCH", `crc32c: a chunk ends in its 4-byte checksum, got ${bytes.byteLength} bytes`);
+  }
+  const body = bytes.subarray(0, bytes.byteLength - 4);
+  const stored = new DataView(bytes.buffer, bytes.byteOffset + body.byteLength, 4).getUint32(0, true);
+  const computed = crc32c(body);
+  if (stored !== computed) {
+    throw new ZarrCodecError(
+      "CHECKSUM_MISMATCH",
+      `crc32c: the chunk's checksum is 0x${stored.toString(16).padStart(8, "0")}, its bytes give 0x${computed.toString(16).padStart(8, "0")}`,
+    );
+  }
+  return body;
+}
+
 /**
  * @param {import("./codec-chain.js").Chain} chain
  * @param {{dataType: string, chunkShape: number[], elementBytes: number, fillValue: unknown}} array
@@ -131,6 +170,7 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
   };
   const chunkBytes = array.chunkShape.reduce((a, b) => a * b, 1) * array.elementBytes;
   const { name } = chain.arrayToBytes;
+  const inWasm = wasmChainOf(compressors);
   if (name === "n5_default") {
     const n5 = new N5DefaultCodec(chain.arrayToBytes.configuration, meta, { registry: registries[0] });
     return {
@@ -153,11 +193,33 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
       codec.dispose();
       return { unsupported: `the ${name} codec decodes ${core.decodedBytes} bytes where zarrita's container holds ${chunkBytes}` };
     }
+    if (inWasm) {
+      const module = core.module;
+      return {
+        kind: "codec",
+        inWasm: true,
+        bytesCodecs: compressors,
+        open: inWasm.open,
+        place: (frame, desc, band, where) => {
+          void core.live;
+          chainInPlace(module, inWasm.kind, frame.bytes, core.encodedBytes, frame.token, core.handle, desc, band, where);
+        },
+      };
+    }
     // The codec object itself is kept (not only its core): its collection
     // frees the wasm instance (js/wasm/instance.js).
     return { kind: "codec", bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => decodeInPlace(codec[coreOf], bytes, desc, band, where) };
   }
   if (name !== "bytes" && name !== "endian") return { unsupported: `the ${name} codec for ${array.dataType}` };
   const module = wasm();
+  if (inWasm) {
+    return {
+      kind: "copy",
+      inWasm: true,
+      bytesCodecs: compressors,
+      open: inWasm.open,
+      place: (frame, desc, band, where) => chainInPlace(module, inWasm.kind, frame.bytes, chunkBytes, frame.token, 0, desc, band, where),
+    };
+  }
   return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
 }

@@ -1,9 +1,11 @@
 // How many chunks each of read's paths has taken in this realm, for
 // diagnostics().reads(): tests prove with it that the fast path ran, and a
 // viewer can tell why a read is slower than it should be.
-const counts = { decoded: 0, n5: 0, copied: 0, filled: 0, viaZarrita: 0 };
+// `decompressed` counts, besides its path, each chunk whose compressed
+// frame was decoded in wasm on its way into place (the chain in wasm).
+const counts = { decoded: 0, n5: 0, copied: 0, filled: 0, viaZarrita: 0, decompressed: 0 };
 
-/** @param {"decoded" | "n5" | "copied" | "filled" | "viaZarrita"} path */
+/** @param {"decoded" | "n5" | "copied" | "filled" | "viaZarrita" | "decompressed"} path */
 export function countRead(path) {
   counts[path] += 1;
 }

@@ -465,6 +465,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
 
   function deliver(c) {
     countRead(c.kind === "fill" ? "filled" : c.kind === "decoded" ? (decoder.kind === "codec" ? "decoded" : decoder.kind === "n5" ? "n5" : "copied") : "viaZarrita");
+    if (c.kind === "decoded" && (decoder.inWasm || c.opened?.compressed)) countRead("decompressed");
     for (const b of c.bands) {
       const band = bands[b];
       if (band.state === "alive") place(c, band);

@@ -5,6 +5,7 @@
 // only numbers and addresses.
 import { ZarrCodecError } from "../errors.js";
 import { callWithIo } from "../wasm/io.js";
+import { frameIn } from "../compressors/wasm-decompress.js";
 
 const MAX_AXES = 64;
 const DESCRIPTION_DOUBLES = 4 + 5 * MAX_AXES;
@@ -80,6 +81,17 @@ export function decodeInPlace(core, input, desc, band, where) {
   if (callWithIo(core.module, "_zcw_read_decode", input, null, core.handle, input.length, desc, band)) {
     throw failure(core.module, where);
   }
+}
+
+/**
+ * A chunk's compressed frame decoded in wasm (`kind`: the core's number for
+ * its compression) to exactly `decodedLength` bytes, then decoded into
+ * place by a codec of ours (`handle`), or copied (handle 0). `token` names
+ * the chunk: placed into a second band, it is not decoded again.
+ */
+export function chainInPlace(module, kind, frame, decodedLength, token, handle, desc, band, where) {
+  const at = frameIn(module, frame, "read");
+  if (module._zcw_read_chain(kind, at, frame.length, decodedLength, token, handle, desc, band)) throw failure(module, where);
 }
 
 /** A chunk's decoded bytes (storage order) placed as they are. */

@@ -11,8 +11,8 @@ import { VlenBytesCodec } from "../codecs/vlen-bytes.js";
 import { N5DefaultCodec } from "../n5/n5-default-codec.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
 import { describe, ZarrCodecError } from "../errors.js";
-import { parseDataType } from "../types/data-type.js";
 import { zarritaContainers } from "./containers.js";
+import { coreDataType } from "./core-data-type.js";
 import { markRegistered } from "./registration.js";
 import { AmbiguousBoolPackBits } from "./legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./meta.js";
@@ -20,36 +20,10 @@ import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./meta.js";
 // Marks our bytes loader with the loader it replaced, so registering twice
 // still falls back to zarrita's codec rather than to ourselves.
 const REPLACED = Symbol("zarr-codecs-wasm replaced loader");
-const V2_UNICODE = /^v2:U([1-9][0-9]{0,6})$/;
 
-/**
- * The data type our bytes codec reads for `meta` (parsed; as given where
- * it is malformed, for the codec to refuse), or undefined where it is
- * zarrita's own (v2:S, v2:object, string) or not one at all: zarrita's
- * v2 fixed-width strings (v2:U6) are fixed_length_utf32.
- */
+/** The data type our bytes codec reads for `meta` (core-data-type.js). */
 function wasmType(meta) {
   return coreDataType(meta?.dataType ?? meta?.data_type);
-}
-
-/**
- * The data type the core reads for a data type as zarrita names it
- * (parsed; as given where it is malformed), or undefined where it is
- * zarrita's own: see wasmType. read builds its codecs with it too.
- */
-export function coreDataType(spec) {
-  const unicode = typeof spec === "string" ? V2_UNICODE.exec(spec) : null;
-  if (unicode) return { name: "fixed_length_utf32", configuration: { length_bytes: 4 * Number(unicode[1]) } };
-  if (typeof spec === "string" && /^(v2:|string$)/.test(spec)) return undefined;
-  try {
-    // Parsed once: the codec takes the parsed type as it is.
-    return parseDataType("bytes", spec);
-  } catch (error) {
-    // Unknown to the core: zarrita's.
-    if (error?.code === "UNKNOWN_DATA_TYPE" || error?.code === "UNSUPPORTED_DATA_TYPE") return undefined;
-    // Malformed: the codec refuses it and says why.
-    return spec;
-  }
 }
 
 /**

@@ -33,6 +33,7 @@ class MemorySource final : public ByteSource {
   void read(uint64_t offset, uint64_t length, uint8_t* into) override {
     if (length) std::memcpy(into, data_ + offset, length);
   }
+  const uint8_t* data() const { return data_; }
 
  private:
   const uint8_t* data_;

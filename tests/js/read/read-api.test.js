@@ -196,7 +196,7 @@ describe("failures", () => {
     expect(Array.from(out.data)).toEqual(Array.from(selectReference(values, shape, [[0, 16, 1], [0, 70, 1]]).data));
   });
 
-  test("a corrupt gzip chunk is the package's error, with gzip's as its cause", async () => {
+  test("a corrupt gzip chunk is the package's error (decoded in wasm: CORRUPT_DATA), the rest still reads", async () => {
     const store = memoryStore();
     const values = new Int16Array(randomBytes(2 * 12 * 12, 5).buffer);
     writeArray(store, "/g", { values, shape: [12, 12], chunkShape: [6, 6], dataType: "int16", fillValue: 0, fillElement: Int16Array.of(0), arrayToBytes: { name: "bytes", endian: "big" }, compressors: ["gzip"] });
@@ -210,9 +210,8 @@ describe("failures", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ZarrCodecError);
-    expect(error.code).toBe("CODEC_FAILED");
-    expect(error.message).toMatch(/^read: chunk c\/0\/1 of array \/g: the gzip codec failed: /);
-    expect(error.cause).toBeDefined();
+    expect(error.code).toBe("CORRUPT_DATA");
+    expect(error.message).toMatch(/^read: chunk c\/0\/1 of array \/g: gzip: /);
     expect(difference(await read(arr, [zarr.slice(0, 6), zarr.slice(0, 6)]), await zarr.get(arr, [zarr.slice(0, 6), zarr.slice(0, 6)]))).toBe("");
   });
 

@@ -33,12 +33,12 @@ const CASES = {
     const shape = [37, 53];
     const v = values(Uint16Array, product(shape), 1, (x) => x & 0xfff);
     return { shape, chunkShape: [8, 16], dataType: "uint16", values: v, fillValue: 0, fillElement: one(Uint16Array, 0),
-      arrayToBytes: { name: "packbits", bits: 12 }, compressors: ["gzip"], paths: ["decoded"] };
+      arrayToBytes: { name: "packbits", bits: 12 }, compressors: ["gzip"], paths: ["decompressed", "decoded"] };
   },
   big_endian_int16_transposed_zlib: () => {
     const shape = [37, 53];
     return { shape, chunkShape: [16, 8], dataType: "int16", values: values(Int16Array, product(shape), 2), fillValue: -3,
-      fillElement: one(Int16Array, -3), order: [1, 0], arrayToBytes: { name: "bytes", endian: "big" }, compressors: ["zlib"], paths: ["decoded"] };
+      fillElement: one(Int16Array, -3), order: [1, 0], arrayToBytes: { name: "bytes", endian: "big" }, compressors: ["zlib"], paths: ["decompressed", "decoded"] };
   },
   big_endian_float32_3d_transposed_crc32c_missing: () => {
     const shape = [5, 9, 11];
@@ -67,7 +67,7 @@ const CASES = {
     const v = values(Uint8Array, product(shape), 6);
     const missing = (c) => (c[0] + 2 * c[1]) % 5 === 0;
     return { shape, chunkShape: [16, 16], sharding: { chunkShape: [4, 8] }, dataType: "uint8", values: v, fillValue: 7,
-      fillElement: one(Uint8Array, 7), compressors: ["gzip"], missing, paths: ["copied", "filled"] };
+      fillElement: one(Uint8Array, 7), compressors: ["gzip"], missing, paths: ["decompressed", "copied", "filled"] };
   },
   sharded_big_endian_int32_transposed: () => {
     const shape = [21, 18];
@@ -85,7 +85,7 @@ const CASES = {
     const shape = [17, 11];
     const v = values(Int8Array, product(shape), 9, (x) => (x << 28) >> 28);
     return { shape, chunkShape: [5, 4], dataType: "int4", values: v, fillValue: -2, fillElement: one(Int8Array, -2),
-      arrayToBytes: { name: "packbits", bits: 4 }, compressors: ["gzip"], missing: (c) => c[1] === 2, presented: true, paths: ["decoded", "filled"] };
+      arrayToBytes: { name: "packbits", bits: 4 }, compressors: ["gzip"], missing: (c) => c[1] === 2, presented: true, paths: ["decompressed", "decoded", "filled"] };
   },
   float8_e4m3_widened: () => {
     const shape = [12, 10];
