@@ -11,13 +11,15 @@
 // same code on both sides, errors included.
 //
 // An array whose chain holds a bytes -> bytes codec that is not one of
-// WORKER_CODECS (numcodecs.js's gzip, zstd, blosc; zarrita's crc32c) is
-// read on the calling thread, as read reads it without a pool. To let
+// WORKER_CODECS (numcodecs.js's, where register() was told to keep
+// zarrita's compressors) is read on the calling thread, as read reads it without a pool. To let
 // workers decode more, add the codec class here under its registry names
 // (both sides read this map), and have register() put the same class in
 // zarrita's registry: the calling thread checks that the registry's codec
 // is this very class.
 import { ShuffleCodec } from "../codecs/shuffle.js";
+import { Crc32cCodec } from "../codecs/crc32c.js";
+import { COMPRESSOR_CLASSES } from "../compressors/codecs.js";
 import { exportConversion, importConversion, STORED_CODEC } from "../data-types/stored-codec.js";
 import { registeredRegistries } from "../zarrita/registration.js";
 import { chunkDecoder } from "../read/chunk-decoder.js";
@@ -26,6 +28,9 @@ import { chunkDecoder } from "../read/chunk-decoder.js";
 export const WORKER_CODECS = new Map([
   ["shuffle", ShuffleCodec],
   ["numcodecs.shuffle", ShuffleCodec],
+  ["crc32c", Crc32cCodec],
+  // The compressors decoded in the package's wasm (js/compressors/).
+  ...COMPRESSOR_CLASSES,
 ]);
 
 // The same, as a registry (name -> async loader) for chunkDecoder.

@@ -23,7 +23,7 @@ import { coreDataType } from "../zarrita/core-data-type.js";
 import { registeredRegistries } from "../zarrita/registration.js";
 import { chainInPlace, copyInPlace, decodeInPlace } from "./wasm-placement.js";
 import { CompressorCodec } from "../compressors/compressor-codec.js";
-import { crc32c } from "./crc32c.js";
+import { Crc32cCodec } from "../codecs/crc32c.js";
 import { wasm } from "../wasm/load.js";
 
 /**
@@ -115,28 +115,13 @@ function wasmChainOf(compressors) {
   const [first, second, ...rest] = compressors;
   if (!(first?.codec instanceof CompressorCodec) || rest.length) return undefined;
   if (second !== undefined && second.name !== "crc32c") return undefined;
-  const checksum = second !== undefined;
+  const checksum = second !== undefined ? new Crc32cCodec() : undefined;
   return {
     kind: first.codec.compressionKind,
-    open: async (bytes) => ({ bytes: checksum ? withoutCrc32c(bytes) : bytes, token: (tokens = (tokens % 2 ** 52) + 1) }),
+    open: async (bytes) => ({ bytes: checksum ? checksum.decode(bytes) : bytes, token: (tokens = (tokens % 2 ** 52) + 1) }),
   };
 }
 
-function withoutCrc32c(bytes) {
-  if (bytes.byteLength < 4) {
-    throw new ZarrCodecError("LENGTH_MISMATCH", `crc32c: a chunk ends in its 4-byte checksum, got ${bytes.byteLength} bytes`);
-  }
-  const body = bytes.subarray(0, bytes.byteLength - 4);
-  const stored = new DataView(bytes.buffer, bytes.byteOffset + body.byteLength, 4).getUint32(0, true);
-  const computed = crc32c(body);
-  if (stored !== computed) {
-    throw new ZarrCodecError(
-      "CHECKSUM_MISMATCH",
-      `crc32c: the chunk's checksum is 0x${stored.toString(16).padStart(8, "0")}, its bytes give 0x${computed.toString(16).padStart(8, "0")}`,
-    );
-  }
-  return body;
-}
 
 /**
  * @param {import("./codec-chain.js").Chain} chain

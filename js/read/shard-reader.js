@@ -8,7 +8,7 @@
 // options to the store, so withDataTypes could not tell a read that fills
 // missing inner chunks from one that must refuse them).
 import { ZarrCodecError } from "../errors.js";
-import { crc32c } from "./crc32c.js";
+import { crc32c } from "../codecs/crc32c.js";
 
 const MISSING = 0xffffffffffffffffn;
 

@@ -6,6 +6,7 @@ import { BytesCodec } from "../codecs/bytes.js";
 import { NumcodecsPackBitsCodec } from "../codecs/numcodecs-packbits.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { ShuffleCodec } from "../codecs/shuffle.js";
+import { Crc32cCodec } from "../codecs/crc32c.js";
 import { COMPRESSOR_CLASSES } from "../compressors/codecs.js";
 import { VlenBytesCodec } from "../codecs/vlen-bytes.js";
 import { N5DefaultCodec } from "../n5/n5-default-codec.js";
@@ -172,6 +173,8 @@ export function registerUsing(registry, ensureReady, options) {
   const shuffle = once(async () => ShuffleCodec);
   registry.set("shuffle", shuffle);
   registry.set("numcodecs.shuffle", shuffle);
+  // crc32c that checks the checksum (zarrita's drops it unread).
+  registry.set("crc32c", once(async () => Crc32cCodec));
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.
   registry.set(`numcodecs.${STORED_CODEC}`, stored);
   if (compressors) {

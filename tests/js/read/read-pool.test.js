@@ -246,7 +246,7 @@ test("a worker forgets chains it has not used for a while, and learns them again
 });
 
 describe("what workers do not decode is read on the calling thread, as without a pool", () => {
-  test("a gzip chain (numcodecs.js's codec, not the package's) and strings", async () => {
+  test("strings (a gzip chain, the package's own decoder, is the workers')", async () => {
     const shape = [20, 20];
     const c = { shape, chunkShape: [8, 8], dataType: "uint16", values: values(Uint16Array, 400, 11), fillValue: 0, fillElement: Uint16Array.of(0),
       arrayToBytes: { name: "bytes", endian: "big" }, compressors: ["gzip"] };
@@ -256,8 +256,9 @@ describe("what workers do not decode is read on the calling thread, as without a
     const before = pool.stats();
     const got = await read(arr, null, { pool });
     expect(Array.from(got.data)).toEqual(Array.from(c.values));
-    expect(pool.stats().inThread).toBe(before.inThread + 1);
-    expect(pool.stats().jobs).toBe(before.jobs);
+    // gzip decodes in the package's wasm, so in the workers: every chunk a job.
+    expect(pool.stats().inThread).toBe(before.inThread);
+    expect(pool.stats().jobs).toBe(before.jobs + 9);
 
     const store = withDataTypes(new FileSystemStore(fixturePath("v3-data-types.zarr")));
     const expected = JSON.parse(readFileSync(`${fixturePath("v3-data-types.zarr")}/expected.json`, "utf8"));
