@@ -645,6 +645,13 @@ export interface ReadProgress {
 export interface ReadPoolOptions {
   /** The most workers (1 to 256); default: the cores less one, at least 1. */
   workers?: number | undefined;
+  /**
+   * Reads that touch at most this many chunks decode on the calling
+   * thread, where they are quicker than a round trip to a worker
+   * (default 4: a viewer's tile); 0 sends every read of more than one
+   * value to the workers.
+   */
+  inThreadChunks?: number | undefined;
 }
 
 /** What a pool has done (pool.stats()). */
@@ -654,18 +661,23 @@ export interface ReadPoolStats {
   failed: number;
   /** Workers alive now. */
   alive: number;
-  /** Chunks decoded by workers; of them written straight into a shared output, or transferred back and placed. */
+  /**
+   * Jobs workers ran (a chunk, or a band's chunks: one box each); of them
+   * written straight into a shared output, or transferred back and placed.
+   */
   jobs: number;
   shared: number;
   transferred: number;
-  /** Reads through the pool, and of them reads left to the calling thread (chains a worker cannot decode). */
+  /** Chunks the workers decoded. */
+  chunks: number;
+  /** Reads through the pool, and of them reads left to the calling thread (small reads, chains a worker cannot decode). */
   reads: number;
   inThread: number;
   /** Milliseconds in workers decoding into boxes and placing them, and on the calling thread for the pool. */
   decodeMs: number;
   placeMs: number;
   callingMs: number;
-  /** Per worker slot, chunks done (null: no worker there now). */
+  /** Per worker slot, jobs done (null: no worker there now). */
   perWorker: (number | null)[];
 }
 

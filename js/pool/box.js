@@ -63,6 +63,36 @@ export function boxOf(chunk, axes, chunkShape, strideBytes, eb) {
 }
 
 /**
+ * A band's box: output rows [r0, r1) of the first kept axis, every other
+ * axis whole, so the box is one contiguous run of the output (one copy,
+ * whatever the chunks in it), and where each chunk of the band lands in
+ * it (a part: its placement description, with the output's strides, and
+ * the byte offset of its first element in the box).
+ * @param {{mapping: object[]}[]} chunks the band's chunks
+ * @param {number} first the first kept axis
+ * @param {number} r0
+ * @param {number} r1
+ * @param {number[]} chunkShape
+ * @param {number[]} strideBytes the output's byte strides per array axis (0 where dropped)
+ * @param {number} rowBytes bytes of one output row of `first`
+ * @returns {{box: Box, parts: {desc: number[], offset: number}[]}}
+ */
+export function bandBoxOf(chunks, first, r0, r1, chunkShape, strideBytes, rowBytes) {
+  const bytes = (r1 - r0) * rowBytes;
+  const box = { bytes, desc: [], base: r0 * rowBytes, runBytes: bytes, outer: [] };
+  const parts = chunks.map((c) => {
+    const desc = [];
+    let offset = -r0 * rowBytes;
+    c.mapping.forEach((m, i) => {
+      desc.push(chunkShape[i], m.from, m.count, m.step, strideBytes[i]);
+      offset += m.out * strideBytes[i];
+    });
+    return { desc, offset };
+  });
+  return { box, parts };
+}
+
+/**
  * Copies a decoded box (`box`, a Uint8Array of box.bytes) into the output
  * bytes `out`, run by run.
  * @param {Uint8Array} box

@@ -88,6 +88,7 @@ export async function workerChainOf(plan, dataType) {
     fill: plan.fill,
     order: plan.order,
     kind: decoder.kind,
+    inWasm: Boolean(decoder.inWasm),
   };
 }
 

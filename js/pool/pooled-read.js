@@ -16,7 +16,7 @@ import { describe, hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { chunkWhere } from "../read/chunk-where.js";
 import { countRead } from "../read/read-counts.js";
-import { boxOf, copyRuns } from "./box.js";
+import { bandBoxOf, boxOf, copyRuns } from "./box.js";
 import { workerChainOf } from "./chain.js";
 import { poolInternals } from "./read-pool.js";
 
@@ -120,9 +120,12 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
           // wrote is visible here.
           Atomics.load(state, 1 + worker);
         }
-        countRead(job.path);
-        progress?.(job.chunk, worker);
-        if (++placed === total) finish();
+        for (const part of job.parts) {
+          countRead(part.path);
+          if (part.path !== "filled" && described.inWasm) countRead("decompressed");
+          progress?.(part.chunk, worker);
+          if (++placed === total) finish();
+        }
       } catch (error) {
         setFailed(error);
       }
@@ -147,6 +150,11 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
   signal?.addEventListener?.("abort", onAbort, { once: true });
   internal.begin(task);
   try {
+    // Bands of whole output rows where there are enough of them to share
+    // out: a band's chunks decode into one box, which lands with one copy;
+    // else a box per chunk.
+    const bands = bandsOf(chunks, axes, strideBytes, internal.size);
+    const pending = new Map(); // band -> the parts still to arrive
     for (const c of chunks) {
       queue.add(async () => {
         try {
@@ -156,13 +164,27 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
           if (failed) return;
           signal?.throwIfAborted();
           const t0 = performance.now();
-          const box = boxOf(c, axes, za.chunkShape, strideBytes, eb);
           const where = chunkWhere(arr, za, c.coords);
           const missing = bytes === undefined || bytes === null;
           const n5Block = !missing && hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
           const source = missing ? null : asBytes(bytes);
           const path = missing ? "filled" : { codec: "decoded", n5: "n5", copy: "copied" }[described.kind];
-          internal.submit(task, { source, length: source?.byteLength ?? 0, box, where, n5Block, chunk: c, path });
+          const part = { source, length: source?.byteLength ?? 0, where, n5Block, chunk: c, path };
+          if (bands) {
+            const band = bands.of(c);
+            const parts = pending.get(band) ?? [];
+            pending.set(band, parts);
+            parts.push(part);
+            if (parts.length === band.chunks.length) {
+              const { box, parts: layout } = bandBoxOf(parts.map((p) => p.chunk), bands.first, band.r0, band.r1, za.chunkShape, strideBytes, bands.rowBytes);
+              parts.forEach((p, i) => Object.assign(p, layout[i]));
+              const where = parts.length === 1 ? parts[0].where : `${parts[0].where} and the ${parts.length - 1} other chunks of its band`;
+              internal.submit(task, { box, parts, where });
+            }
+          } else {
+            const box = boxOf(c, axes, za.chunkShape, strideBytes, eb);
+            internal.submit(task, { box, parts: [{ ...part, desc: box.desc, offset: 0 }], where });
+          }
           internal.countCalling(performance.now() - t0);
         } catch (error) {
           setFailed(error);
@@ -181,6 +203,26 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
     signal?.removeEventListener?.("abort", onAbort);
     internal.end(task);
   }
+}
+
+// Bands are no larger than this: a worker holds one in its wasm memory.
+const MAX_BAND_BYTES = 32 << 20;
+
+/**
+ * The read's bands, where they are worth it: one per row of chunks along
+ * the first kept axis, at least two for each worker (so that every worker
+ * has work while the others' bands arrive), none larger than
+ * MAX_BAND_BYTES; else undefined (a box per chunk).
+ */
+function bandsOf(chunks, axes, strideBytes, workers) {
+  const first = axes.findIndex((a) => !a.dropped);
+  if (first < 0) return undefined;
+  const rowBytes = strideBytes[first];
+  const rows = axes[first].chunks;
+  if (rows.length < 2 * workers || rows.some((r) => r.count * rowBytes > MAX_BAND_BYTES)) return undefined;
+  const byChunk = new Map(rows.map((r) => [r.chunk, { r0: r.out, r1: r.out + r.count, chunks: [] }]));
+  for (const c of chunks) byChunk.get(c.mapping[first].chunk).chunks.push(c);
+  return { first, rowBytes, of: (c) => byChunk.get(c.mapping[first].chunk) };
 }
 
 // The store's answer as bytes (a Uint8Array, or another view of bytes).

@@ -45,6 +45,20 @@ function workersOf(options) {
   return n;
 }
 
+// Reads that touch at most this many chunks decode on the calling thread
+// by default: a viewer's tile (up to four chunks) is quicker there than a
+// round trip to a worker, and holds the thread no longer than its decode.
+const IN_THREAD_CHUNKS = 4;
+
+function inThreadChunksOf(options) {
+  const n = options?.inThreadChunks;
+  if (n === undefined) return IN_THREAD_CHUNKS;
+  if (!Number.isInteger(n) || n < 0) {
+    throw new ZarrCodecError("INVALID_INPUT", `createReadPool: inThreadChunks must be a whole number of chunks, got ${describe(n)}`);
+  }
+  return n;
+}
+
 /**
  * @typedef {object} ReadTask  one read's side (pooled-read.js)
  * @property {number} id
@@ -59,6 +73,7 @@ function workersOf(options) {
 
 export function createReadPool(options) {
   const max = workersOf(options);
+  const inThreadChunks = inThreadChunksOf(options);
   const slots = new Array(max).fill(undefined);
   const ring = []; // reads with jobs to post, in turn
   let turn = 0;
@@ -66,7 +81,7 @@ export function createReadPool(options) {
   let closed = false;
   let spawn;
   let spawning;
-  const stats = { started: 0, failed: 0, jobs: 0, shared: 0, transferred: 0, reads: 0, inThread: 0, decodeMs: 0, placeMs: 0, callingMs: 0 };
+  const stats = { started: 0, failed: 0, jobs: 0, chunks: 0, shared: 0, transferred: 0, reads: 0, inThread: 0, decodeMs: 0, placeMs: 0, callingMs: 0 };
 
   function start(index) {
     const endpoint = spawn();
@@ -139,16 +154,28 @@ export function createReadPool(options) {
     if (slot.inflight.size === 0) endpoint.ref();
     slot.inflight.set(id, { task, job });
     stats.jobs += 1;
+    stats.chunks += job.parts.length;
     // The chunk's bytes copied now, as the job leaves (the store may keep
     // the bytes it gave, so they are never transferred themselves), into
     // a buffer that came back from a worker where one fits.
+    // A job is one chunk, or a band's chunks (parts): their bytes packed
+    // one after another into the one buffer.
+    const total = job.parts.reduce((n, part) => n + (part.source ? part.source.byteLength : 0), 0);
     let bytes = null;
-    if (job.source) {
-      bytes = spareBuffer(job.source.byteLength);
-      new Uint8Array(bytes, 0, job.source.byteLength).set(job.source);
-      job.source = undefined;
+    if (total > 0 || job.parts.some((part) => part.source)) {
+      bytes = spareBuffer(total);
+      const view = new Uint8Array(bytes);
+      let at = 0;
+      for (const part of job.parts) {
+        if (!part.source) continue;
+        view.set(part.source, at);
+        part.at = at;
+        at += part.source.byteLength;
+        part.source = undefined;
+      }
     }
-    endpoint.post({ type: "job", id, read: task.id, chain: task.chainId, bytes, length: job.length, box: job.box, where: job.where, n5Block: job.n5Block }, bytes ? [bytes] : []);
+    const parts = job.parts.map((part) => ({ at: part.at ?? -1, length: part.length, desc: part.desc, offset: part.offset, where: part.where, n5Block: part.n5Block }));
+    endpoint.post({ type: "job", id, read: task.id, chain: task.chainId, bytes, box: job.box, parts }, bytes ? [bytes] : []);
   }
 
   // Buffers go back and forth (chunk bytes out, boxes and spent chunk
@@ -244,7 +271,11 @@ export function createReadPool(options) {
       ring.push(task);
       stats.reads += 1;
     },
-    /** A job: { source (the chunk's bytes, or null: missing), box, where, n5Block, ... }. */
+    /**
+     * A job: { box, parts: [{ source (a chunk's bytes, or null: missing),
+     * length, desc, offset, where, n5Block, ... }] }: one chunk, or the
+     * chunks of a band.
+     */
     submit(task, job) {
       task.pending.push(job);
       pump();
@@ -278,6 +309,7 @@ export function createReadPool(options) {
     },
     slots: () => slots.filter(Boolean),
     size: max,
+    inThreadChunks,
   };
 
   function poolClosed() {

@@ -13,8 +13,10 @@
 //                                       its state (Int32Array on a SAB:
 //                                       [aborted, writing per slot...])
 //   end     { id }                      the read settled: drop its jobs
-//   job     { id, read, chain, bytes: ArrayBuffer | null, length, box,
-//             where, n5Block? }   the chunk's bytes are the first `length`
+//   job     { id, read, chain, bytes: ArrayBuffer | null, box, parts }
+//           a box (one chunk's, or a band's: box.js) and the chunks in it,
+//           each { at (its bytes in `bytes`; -1: missing), length, desc,
+//           offset (in the box), where, n5Block? }
 //
 // and back: done { id, box?: ArrayBuffer (its first box.bytes), decodeMs,
 // placeMs }, failed { id, error }, skipped { id }, fatal { message }; any
@@ -60,31 +62,36 @@ export function serve(endpoint) {
     if (aborted(read)) return { type: "skipped", id: job.id };
     const { described, decoder } = await job.chainEntry;
     const t0 = performance.now();
-    let opened;
-    if (job.bytes !== null) {
-      const bytes = new Uint8Array(job.bytes, 0, job.length);
-      if (job.n5Block) Object.defineProperty(bytes, N5_BLOCK, { value: job.n5Block, configurable: true });
+    // Each part (a chunk) opened (its compressor, where it runs in JS).
+    const opened = [];
+    for (const part of job.parts) {
+      if (part.at < 0) {
+        opened.push(undefined);
+        continue;
+      }
+      const bytes = new Uint8Array(job.bytes, part.at, part.length);
+      if (part.n5Block) Object.defineProperty(bytes, N5_BLOCK, { value: part.n5Block, configurable: true });
       try {
-        opened = await decoder.open(bytes);
+        opened.push(await decoder.open(bytes));
       } catch (error) {
-        throw withWhere(error, job.where);
+        throw withWhere(error, part.where);
       }
       if (aborted(reads.get(job.read))) return { type: "skipped", id: job.id };
     }
     const module = wasm();
     const { box } = job;
+    const eb = described.array.elementBytes;
     const at = allocateBand(module, box.bytes);
     try {
-      const where = () => job.where;
-      try {
-        if (job.bytes === null) {
-          fillInPlace(module, described.fill, describe(module, described.array.elementBytes, 0, box.bytes, storageAxes(box.desc, null)), at, where);
-        } else {
-          decoder.place(opened, describe(module, described.array.elementBytes, 0, box.bytes, storageAxes(box.desc, described.order)), at, where);
+      job.parts.forEach((part, i) => {
+        const where = () => part.where;
+        try {
+          if (part.at < 0) fillInPlace(module, described.fill, describe(module, eb, part.offset, box.bytes, storageAxes(part.desc, null)), at, where);
+          else decoder.place(opened[i], describe(module, eb, part.offset, box.bytes, storageAxes(part.desc, described.order)), at, where);
+        } catch (error) {
+          throw withWhere(error, part.where);
         }
-      } catch (error) {
-        throw withWhere(error, job.where);
-      }
+      });
       const t1 = performance.now();
       const decoded = module.HEAPU8.subarray(at, at + box.bytes);
       if (read.out) {

@@ -147,10 +147,11 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   const fetch = chunkFetch(arr, plan, storeOptions);
   const progress = progressOf(options.onProgress, chunks.length);
   // Through the pool where its workers decode the array's chain, and
-  // where there is more than one chunk to share out: one chunk (a tile, a
-  // single value) decodes here quicker than a round trip to a worker, and
-  // blocks this thread for no longer than one chunk's decode.
-  const described = pool && !scalar && chunks.length > 1 && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
+  // where there is more to share out than a tile (the pool's
+  // inThreadChunks): a few chunks decode here quicker than a round trip
+  // to a worker, and hold this thread no longer than their decode. A
+  // single value always decodes here.
+  const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
   if (described) await placePooled({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);

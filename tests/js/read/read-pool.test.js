@@ -24,7 +24,9 @@ let pool;
 beforeAll(async () => {
   await ready();
   register(zarr.registry);
-  pool = createReadPool({ workers: 2 });
+  // Every read through the workers, tiles too (by default a read of up to
+  // four chunks decodes on the calling thread).
+  pool = createReadPool({ workers: 2, inThreadChunks: 0 });
 });
 
 afterAll(() => pool?.close());
