@@ -2,9 +2,11 @@
 # npm run bench: builds the wasm module with and without SIMD and the native
 # kernels and decoders (-O3), then runs bench/run.mjs with the given
 # arguments, then the read pool's benchmark (bench/pool.mjs, with --quick
-# and --no-write where given). `npm run bench -- pool [--no-write]` runs the
-# read pool's alone; `npm run bench -- --compressors [options]` runs
-# bench/compressors.mjs (decompression alone) instead.
+# and --no-write where given), then compressed reads end to end against
+# zarrita (bench/compressed-reads.mjs, the same). `npm run bench -- pool
+# [--no-write]` runs the read pool's alone, `npm run bench -- compressed
+# [--no-write]` the compressed reads alone; `npm run bench -- --compressors
+# [options]` runs bench/compressors.mjs (decompression alone) instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == pool ]]; then
@@ -12,6 +14,11 @@ if [[ "${1:-}" == pool ]]; then
   bash scripts/build-wasm.sh >/dev/null
   # The same malloc thresholds as below.
   GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824 exec node --expose-gc bench/pool.mjs "$@"
+fi
+if [[ "${1:-}" == compressed ]]; then
+  shift
+  bash scripts/build-wasm.sh >/dev/null
+  GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824 exec node --expose-gc bench/compressed-reads.mjs "$@"
 fi
 bash scripts/build-wasm.sh zarr-codecs-wasm-nosimd >/dev/null
 cxx=clang++-14 cc=clang-14
@@ -38,3 +45,4 @@ for arg in "$@"; do
   case "$arg" in --quick|--no-write) pool_args+=("$arg") ;; esac
 done
 node --expose-gc bench/pool.mjs "${pool_args[@]}"
+node --expose-gc bench/compressed-reads.mjs "${pool_args[@]}"
