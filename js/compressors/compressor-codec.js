@@ -15,6 +15,12 @@ import { decompressBounded, decompressExact, MAX_UNKNOWN_BYTES } from "./wasm-de
 
 /** An internal: decode to a size the caller knows (an N5 block's header). */
 export const DECODE_TO = Symbol("zarr-codecs-wasm.decodeTo");
+/**
+ * An internal: decode whatever the frame holds, at most `max` bytes, with
+ * memory allocated as the frame's data needs it rather than `max` up front
+ * (an N5 block whose header claims more than its chunk).
+ */
+export const DECODE_WITHIN = Symbol("zarr-codecs-wasm.decodeWithin");
 
 function invalid(name, message) {
   return new ZarrCodecError("INVALID_CONFIGURATION", `${name}: ${message}`);
@@ -81,6 +87,12 @@ export class CompressorCodec {
     const module = wasm();
     if (size === undefined) return decompressBounded(module, this.#compression.kind, bytes, MAX_UNKNOWN_BYTES, name);
     return decompressExact(module, this.#compression.kind, bytes, size, name);
+  }
+
+  /** Decodes at most `max` bytes, whatever the frame holds. */
+  [DECODE_WITHIN](input, max) {
+    const name = this.#compression.name;
+    return decompressBounded(wasm(), this.#compression.kind, bytesOf(name, "decode input", input), max, name);
   }
 
   /**

@@ -32,7 +32,7 @@ import { callWithSlots } from "../wasm/io.js";
 import { WasmInstance } from "../wasm/instance.js";
 import { wasm } from "../wasm/load.js";
 import { storedFill } from "../fills/stored-fill.js";
-import { CompressorCodec, DECODE_TO } from "../compressors/compressor-codec.js";
+import { CompressorCodec, DECODE_TO, DECODE_WITHIN } from "../compressors/compressor-codec.js";
 import { frameIn } from "../compressors/wasm-decompress.js";
 import { framingProblem } from "./compressed-frames.js";
 
@@ -223,8 +223,15 @@ export class N5DefaultCodec {
     try {
       // The package's own compressors decode to exactly the size the
       // header gives; another registry's decodes to what the frame says,
-      // which the block decoder checks.
-      decompressed = inner instanceof CompressorCodec ? inner[DECODE_TO](payload, payloadBytes) : await inner.decode(payload);
+      // which the block decoder checks. A header that says more than the
+      // chunk (a block cropped to it, or a header that lies) is not
+      // allocated up front: wasm memory never shrinks, and a block of a
+      // few bytes could otherwise grow it to 512 MiB. Its frame is decoded
+      // as far as its data goes, within what the header says, and the
+      // block decoder checks the length.
+      decompressed = !(inner instanceof CompressorCodec) ? await inner.decode(payload)
+        : payloadBytes > this.#chunkBytes ? inner[DECODE_WITHIN](payload, payloadBytes)
+          : inner[DECODE_TO](payload, payloadBytes);
     } catch (cause) {
       // The package's own decoders say it all: their error, with the block.
       if (inner instanceof CompressorCodec && cause instanceof ZarrCodecError) throw this.#blockError(input, cause.code, cause.message);
@@ -302,7 +309,11 @@ export class N5DefaultCodec {
     const inner = await this.#innerCodec();
     if (inner instanceof CompressorCodec) {
       const { shape, payload, payloadBytes } = this.#header(input);
-      return { input, shape, payload, compressed: { kind: inner.compressionKind, bytes: payloadBytes, token: nextToken() } };
+      // In wasm, decoded into the chain buffer, which keeps its size: only
+      // blocks of at most the chunk's size (the rest as #open decodes them).
+      if (payloadBytes <= this.#chunkBytes) {
+        return { input, shape, payload, compressed: { kind: inner.compressionKind, bytes: payloadBytes, token: nextToken() } };
+      }
     }
     return { input, ...(await this.#open(input)) };
   }

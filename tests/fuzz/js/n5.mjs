@@ -14,7 +14,8 @@
 // refuses too); where the compressors differ, listed by compressor and
 // reason: the package's error where the reference's compressor decodes a
 // block (Python's blosc reads a cbytes past the data's end; the platform's
-// gzip refuses trailing zeros), values where it refuses one (Python's
+// gzip refuses trailing zeros; the package's own decoders refuse bytes
+// after a zlib stream, which Python's zlib ignores), values where it refuses one (Python's
 // numcodecs 0.11 refuses an empty blosc buffer and zstd frames without a
 // content size, and trailing bytes after gzip data; numcodecs.js's blosc
 // would hand back unwritten output for damaged compressed data); and,
@@ -255,7 +256,12 @@ function judge(ours, reference) {
     return reference.compressor ? "read, the reference's compressor refused" : "read, the reference refused";
   }
   if (refused) {
-    const compressorSide = ours.code === "CODEC_FAILED" || /: its (zstd|blosc) (data|header)/.test(ours.message ?? "");
+    // The compressor's side: numcodecs.js's failure (CODEC_FAILED), the
+    // framing checks before it, or the package's own decoders (which
+    // refuse, for instance, bytes after a zlib stream that Python's zlib
+    // ignores).
+    const compressorSide = ours.code === "CODEC_FAILED" || /: its (zstd|blosc) (data|header)/.test(ours.message ?? "") ||
+      /^n5_default: block [^:]*: (zstd|gzip|zlib|blosc): /.test(ours.message ?? "");
     return compressorSide ? "refused by the compressor's framing or the compressor, the reference's decoded" : "refused, the reference read";
   }
   return hexOf(ours.values) === reference.hex ? "read as the reference" : "wrong value";

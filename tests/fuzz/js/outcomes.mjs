@@ -8,7 +8,7 @@ export const OUTCOMES = [
   "package TypeError or RangeError", "hang", "wrong value", "prototype polluted",
 ];
 
-const PACKAGE_CODE = /\/js\/(codecs|data-types|json|n5|read|records|types|wasm|zarrita)\/|\/js\/(errors|widen|index|slim|exports)\.js/;
+const PACKAGE_CODE = /\/js\/(codecs|compressors|data-types|fills|json|n5|pool|read|records|types|wasm|zarrita)\/|\/js\/(errors|widen|index|slim|exports)\.js/;
 
 /** The outcome an error stands for. */
 export function classify(error) {

@@ -9,20 +9,23 @@ import { Worker } from "node:worker_threads";
 /**
  * The Python reference, one child process at a time. A request that gets
  * no answer (the process died, or took longer than `deadlineMs`) answers
- * { crashed }, and a new process takes over for the next one.
+ * { crashed }, and a new process takes over for the next one. `script`:
+ * another reference of this folder (compressed-reference.py).
  */
 export class ReferenceProcess {
   #child;
   #pending = new Map();
   #next = 0;
+  #script;
   crashes = 0;
 
-  constructor(deadlineMs = 30000) {
+  constructor(deadlineMs = 30000, script = "read-reference.py") {
     this.deadlineMs = deadlineMs;
+    this.#script = script;
   }
 
   #start() {
-    const script = fileURLToPath(new URL("read-reference.py", import.meta.url));
+    const script = fileURLToPath(new URL(this.#script, import.meta.url));
     const child = spawn("/usr/bin/python3", [script], { stdio: ["pipe", "pipe", "pipe"] });
     this.#child = child;
     let stderr = "";
@@ -66,19 +69,22 @@ export class ReferenceProcess {
 
 /**
  * The reader thread. `run(job)` answers the worker's result, or { hang,
- * selection } after `deadlineMs` (the worker is then replaced).
+ * selection } after `deadlineMs` (the worker is then replaced). `script`:
+ * another reader of this folder (compressed-worker.mjs).
  */
 export class Reader {
   #worker;
   #resolve;
   #progress = -1;
+  #script;
 
-  constructor(deadlineMs = 30000) {
+  constructor(deadlineMs = 30000, script = "./read-worker.mjs") {
     this.deadlineMs = deadlineMs;
+    this.#script = script;
   }
 
   async start() {
-    this.#worker = new Worker(new URL("./read-worker.mjs", import.meta.url));
+    this.#worker = new Worker(new URL(this.#script, import.meta.url));
     this.#worker.on("error", (error) => this.#resolve?.({ crashed: { error: "worker error", message: String(error?.stack ?? error) } }));
     await new Promise((resolve) => this.#worker.once("message", resolve));
     this.#worker.on("message", (m) => {

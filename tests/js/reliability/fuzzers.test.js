@@ -1,10 +1,11 @@
 // A short run of each JS fuzzer (tests/fuzz/js/) inside the test command;
 // `npm run fuzz -- <seconds>` runs them long. A fixed seed keeps a failure
-// reproducible: the message names it and the document. The metadata, N5
-// and read-differential fuzzers run in a process of their own: zarrita leaves some
-// codec-loading promises unhandled when a read fails early (its own,
-// counted), which Jest would report against the test, and the N5 one reads
-// in a worker thread (stopped at a deadline) with its reference in Python.
+// reproducible: the message names it and the document. The metadata, N5,
+// read-differential and compressed-chunk fuzzers run in a process of their
+// own: zarrita leaves some codec-loading promises unhandled when a read
+// fails early (its own, counted), which Jest would report against the
+// test, and the N5, read and compressed ones read in a worker thread
+// (stopped at a deadline) with their reference in Python.
 import { expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { fuzzCodecConfigurations } from "../../fuzz/js/codec-config.mjs";
@@ -58,6 +59,28 @@ test("read differential fuzzer: 12 s, read's values bit for bit numpy's, refusal
   expect(counts["refused, as the reference refuses"]).toBeGreaterThan(20);
   for (const outcome of ["wrong value", "refused, the reference read", "read, the reference refused", "refused at open", "package TypeError or RangeError", "hang", "wasm memory grew", "prototype polluted"]) {
     expect(counts[outcome]).toBe(0);
+  }
+  expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
+});
+
+test("compressed-chunk fuzzer: 12 s, damaged compressed chunks read as the reference decodes them, or the package's error with a code", () => {
+  // Stops (non-zero exit) at the first wrong value, read of what the
+  // reference refuses, refusal of undamaged chunks, error that is not the
+  // package's, TypeError or RangeError from the package, hang, wasm memory
+  // past 64 MiB or polluted prototype: the message names the seed and run.
+  const out = execFileSync("node", ["tests/fuzz/js/compressed.mjs", "12", "20261127", "--json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const { runs, damagedChunks, counts, byCodec, wasmMemoryBytes, failure } = JSON.parse(out.trim().split("\n").pop());
+  expect(failure).toBeUndefined();
+  expect(runs).toBeGreaterThan(500);
+  expect(damagedChunks).toBeGreaterThan(400);
+  expect(counts["read as the reference"]).toBeGreaterThan(1000);
+  expect(counts["refused, as the reference refuses"]).toBeGreaterThan(1000);
+  // Every codec (and blosc's every cname) both read and refused.
+  for (const codec of ["zstd", "gzip", "zlib", "lz4", "blosc/blosclz", "blosc/lz4", "blosc/lz4hc", "blosc/zlib", "blosc/zstd"]) {
+    expect([codec, byCodec[codec]?.["read as the reference"] > 0, byCodec[codec]?.["refused, as the reference refuses"] > 0]).toEqual([codec, true, true]);
+  }
+  for (const outcome of ["wrong value", "read, the reference refused", "refused undamaged chunks", "not the package's error", "package TypeError or RangeError", "hang", "wasm memory grew", "prototype polluted"]) {
+    expect([outcome, counts[outcome]]).toEqual([outcome, 0]);
   }
   expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
 });

@@ -12,9 +12,9 @@
 // for zstd, the blosc header layout).
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
+import { deflateSync, gunzipSync, gzipSync } from "node:zlib";
 import FileSystemStore from "@zarrita/storage/fs";
-import { ready, register, withN5, ZarrCodecError } from "../../../js/index.js";
+import { diagnostics, read, ready, register, withN5, ZarrCodecError } from "../../../js/index.js";
 import { fixturePath } from "../support/fixtures.js";
 import { hex } from "../support/reference.js";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -232,5 +232,44 @@ describe("writes through a compressor that cannot encode", () => {
     expect(Array.from(block.subarray(0, 8))).toEqual([0, 0, 0, 1, 0, 0, 0, 2]);
     expect(Array.from(gunzipSync(block.subarray(8)))).toEqual([1, 2, 3, 4]);
     expect(Array.from((await zarr7.get(arr)).data)).toEqual([0x0102, 0x0304]);
+  });
+});
+
+describe("a block whose header claims far more than its chunk, with a frame of a few bytes", () => {
+  // N5 allows a block larger than its chunk (cropped to it), up to 512 MiB.
+  // The block's own header is a claim: decoding to it up front grew wasm
+  // memory (which never shrinks) to 300 MB for a block of 32 bytes, through
+  // zarr.get and again through read. It is decoded as far as its frame's
+  // data goes instead, and refused.
+  const header = new Uint8Array(8);
+  new DataView(header.buffer).setUint16(2, 1);
+  new DataView(header.buffer).setUint32(4, 300_000_000);
+  const four = new Uint8Array(4);
+  // A zstd frame without a content size (a streaming writer's): one raw block of 4 bytes.
+  const streamedZstd = new Uint8Array([...ZSTD_MAGIC, 0x00, 0x00, ...zstdBlockHeader(1, 0, 4), 0, 0, 0, 0]);
+  const CASES = [
+    ["gzip", { type: "gzip" }, new Uint8Array(gzipSync(four))],
+    ["zlib", { type: "gzip", useZlib: true }, new Uint8Array(deflateSync(four))],
+    ["zstd", { type: "zstd" }, streamedZstd],
+  ];
+
+  test.each(VERSIONS)("zarrita %s: LENGTH_MISMATCH through zarr.get and read, and wasm memory does not grow", async (_v, zarr) => {
+    const files = new Map();
+    for (const [name, compression, frame] of CASES) {
+      files.set(`/${name}/attributes.json`, json({ dimensions: [4], blockSize: [4], dataType: "uint8", compression }));
+      files.set(`/${name}/0`, new Uint8Array([...header, ...frame]));
+    }
+    const store = withN5({ get: async (key) => files.get(key) });
+    const before = diagnostics().wasmMemoryBytes();
+    for (const [name] of CASES) {
+      const arr = await zarr.open(zarr.root(store).resolve(name), { kind: "array" });
+      for (const [how, get] of [["zarr.get", () => zarr.get(arr)], ["read", () => read(arr)]]) {
+        const error = packageError(await failure(get()));
+        expect([name, how, error?.code]).toEqual([name, how, "LENGTH_MISMATCH"]);
+        // (zstd's frames are walked first: "its zstd data decompresses to 4 bytes, but its shape holds 300000000")
+        expect(error.message).toMatch(/(a block of shape \[300000000\] needs 300000000 bytes after its header|its shape holds 300000000), got 4$|holds 300000000$/);
+      }
+    }
+    expect(diagnostics().wasmMemoryBytes()).toBeLessThanOrEqual(before + 1024 * 1024);
   });
 });
