@@ -1,7 +1,9 @@
-// What a compressed N5 block says about itself before its compressor runs:
-// the framing of blosc and zstd, read here, against the payload size the
-// block's header implies. The compressors come from zarrita's registry
-// (numcodecs.js), which trusts its input:
+// What a compressed N5 block says about itself before a compressor that
+// is not the package's runs: the framing of blosc and zstd, read here,
+// against the payload size the block's header implies. The package's own
+// compressors check all of it themselves; these checks are for zarrita's
+// registry where register was told { compressors: false } (numcodecs.js),
+// which trusts its input:
 //
 // - numcodecs.js's blosc allocates what the blosc header's nbytes says
 //   (a hostile 2 GiB is a RangeError), reads as many compressed bytes as

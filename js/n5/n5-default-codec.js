@@ -210,14 +210,18 @@ export class N5DefaultCodec {
   }
 
   // The header, then the compressor: the block's shape and its payload as
-  // the inner bytes codec reads it. Framing its compressor would misread
-  // is refused first; a compressor's failure is CODEC_FAILED.
+  // the inner bytes codec reads it. The package's own compressors check
+  // every frame themselves, so a damaged block is the same error here as
+  // through read; another registry's (numcodecs.js, where register was
+  // told { compressors: false }) gets framing it would misread refused
+  // first. A compressor's failure is CODEC_FAILED.
   async #open(input) {
     const { shape, payload, payloadBytes } = this.#header(input);
     const inner = await this.#innerCodec();
     if (!inner) return { shape, payload };
     const name = this.#compressor.name;
-    const problem = framingProblem(name, payload, payloadBytes);
+    const ours = inner instanceof CompressorCodec;
+    const problem = ours ? undefined : framingProblem(name, payload, payloadBytes);
     if (problem) throw this.#blockError(input, problem.code, problem.message);
     let decompressed;
     try {
@@ -229,12 +233,12 @@ export class N5DefaultCodec {
       // few bytes could otherwise grow it to 512 MiB. Its frame is decoded
       // as far as its data goes, within what the header says, and the
       // block decoder checks the length.
-      decompressed = !(inner instanceof CompressorCodec) ? await inner.decode(payload)
+      decompressed = !ours ? await inner.decode(payload)
         : payloadBytes > this.#chunkBytes ? inner[DECODE_WITHIN](payload, payloadBytes)
           : inner[DECODE_TO](payload, payloadBytes);
     } catch (cause) {
       // The package's own decoders say it all: their error, with the block.
-      if (inner instanceof CompressorCodec && cause instanceof ZarrCodecError) throw this.#blockError(input, cause.code, cause.message);
+      if (ours && cause instanceof ZarrCodecError) throw this.#blockError(input, cause.code, cause.message);
       throw this.#blockError(input, "CODEC_FAILED", `its ${name} compressor failed: ${messageOf(cause)}`, cause);
     }
     return { shape, payload: bytesOf("n5_default", "the decompressed block", decompressed) };

@@ -106,45 +106,46 @@ describe("damaged compressed blocks: the package's error, the block's key, the c
     ],
     // A second frame cut short after its magic number: numcodecs.js's zstd
     // loops forever on it.
-    ["zstd_trailing", "volumes/raw/zstd", new Uint8Array([...zstd, ...ZSTD_MAGIC]), "LENGTH_MISMATCH", "its zstd data ends inside a frame header (25 bytes after the block header)"],
-    ["zstd_trailing_descriptor", "volumes/raw/zstd", new Uint8Array([...zstd, ...ZSTD_MAGIC, 0x20]), "LENGTH_MISMATCH", "its zstd data ends inside a frame header (26 bytes after the block header)"],
+    ["zstd_trailing", "volumes/raw/zstd", new Uint8Array([...zstd, ...ZSTD_MAGIC]), "CORRUPT_DATA", "zstd: the frames are truncated or followed by bytes that are not a frame (25 bytes)"],
+    ["zstd_trailing_descriptor", "volumes/raw/zstd", new Uint8Array([...zstd, ...ZSTD_MAGIC, 0x20]), "CORRUPT_DATA", "zstd: the frames are truncated or followed by bytes that are not a frame (26 bytes)"],
     // One byte of the raw block gone: numcodecs.js's zstd module traps on
     // such frames and fails every later call.
-    ["zstd_cut", "volumes/raw/zstd", new Uint8Array([...zstd.subarray(0, 20), ...zstd.subarray(21)]), "LENGTH_MISMATCH", "its zstd data ends inside a block (20 bytes after the block header)"],
+    ["zstd_cut", "volumes/raw/zstd", new Uint8Array([...zstd.subarray(0, 20), ...zstd.subarray(21)]), "CORRUPT_DATA", "zstd: the frames are truncated or followed by bytes that are not a frame (20 bytes)"],
     // A content size of 2 GiB - 1, and 64 RLE blocks of 128 KiB from 256 bytes.
     [
       "zstd_content_size",
       "volumes/raw/zstd",
       withHeader([...ZSTD_MAGIC, 0xa0, ...u32(0x7fffffff), ...zstdBlockHeader(1, 0, 12), ...new Array(12).fill(7)]),
       "LENGTH_MISMATCH",
-      "its zstd data decompresses to 2147483647 bytes, but its shape holds 12",
+      "zstd: the frame says it decodes to 2147483647 bytes (its content size), the chunk has 12 bytes",
     ],
     [
       "zstd_rle",
       "volumes/raw/zstd",
       withHeader([...ZSTD_MAGIC, 0x00, 0x38, ...Array.from({ length: 64 }, (_, i) => [...zstdBlockHeader(i === 63 ? 1 : 0, 1, 131072), 9]).flat()]),
       "LENGTH_MISMATCH",
-      "its zstd data decompresses to 8388608 bytes, but its shape holds 12",
+      "zstd: the frame decodes to more than the chunk's 12 bytes",
     ],
-    ["zstd_not_a_frame", "volumes/raw/zstd", withHeader([1, 2, 3, 4, 5, 6, 7, 8]), "INVALID_INPUT", "its zstd data has no frame at byte 0 (magic number 0x04030201, expected 0xfd2fb528)"],
+    ["zstd_not_a_frame", "volumes/raw/zstd", withHeader([1, 2, 3, 4, 5, 6, 7, 8]), "CORRUPT_DATA", "zstd: the chunk does not start with a zstd frame header (8 bytes)"],
     // blosc's nbytes (bytes 4..7 of its header) at 2 GiB - 1: numcodecs.js
     // allocates that much before it decompresses anything.
     ["blosc_nbytes", "volumes/raw/blosc", (() => {
       const b = blosc.slice();
       b.set(u32(0x7fffffff), HEADER + 4);
       return b;
-    })(), "LENGTH_MISMATCH", "its blosc header says it decompresses to 2147483647 bytes, but its shape holds 12"],
+    })(), "LENGTH_MISMATCH", "blosc: the header says 2147483647 bytes (nbytes), the chunk has 12"],
     // One byte short of the cbytes its header says: numcodecs.js would read past the block.
-    ["blosc_cut", "volumes/raw/blosc", blosc.subarray(0, blosc.length - 1), "LENGTH_MISMATCH", "its blosc header says 28 compressed bytes, but the block has 27 after its header"],
-    ["blosc_header", "volumes/raw/blosc", blosc.subarray(0, HEADER + 10), "LENGTH_MISMATCH", "its blosc data needs a header of 16 bytes, got 10"],
+    ["blosc_cut", "volumes/raw/blosc", blosc.subarray(0, blosc.length - 1), "CORRUPT_DATA", "blosc: the header says the frame has 28 bytes (cbytes), the chunk has 27 (truncated)"],
+    ["blosc_header", "volumes/raw/blosc", blosc.subarray(0, HEADER + 10), "CORRUPT_DATA", "blosc: the chunk has 10 bytes, a blosc frame at least 16 (its header)"],
     // Headers c-blosc refuses, on which numcodecs.js hands back its output
-    // buffer unwritten (whatever that memory held).
-    ["blosc_codec", "volumes/raw/blosc", set(blosc, HEADER + 2, [0xe1]), "INVALID_INPUT", "its blosc header has compressor code 7 (blosc has 0 to 4), which c-blosc refuses"],
-    ["blosc_version", "volumes/raw/blosc", set(blosc, HEADER, [3]), "INVALID_INPUT", "its blosc header has format version 3 (blosc 1 writes 2), which c-blosc refuses"],
-    ["blosc_blocksize", "volumes/raw/blosc", set(blosc, HEADER + 8, u32(0)), "INVALID_INPUT", "its blosc header has a block size of 0 for 12 bytes, which c-blosc refuses"],
-    ["blosc_typesize", "volumes/raw/blosc", set(blosc, HEADER + 3, [0]), "INVALID_INPUT", "its blosc header has a type size of 0, which c-blosc refuses"],
+    // buffer unwritten (whatever that memory held); the package's blosc
+    // walker names what is wrong.
+    ["blosc_codec", "volumes/raw/blosc", set(blosc, HEADER + 2, [0xe1]), "CORRUPT_DATA", "blosc: unknown compressor code 7 in the header's flags"],
+    ["blosc_version", "volumes/raw/blosc", set(blosc, HEADER, [3]), "UNSUPPORTED_CODEC", "blosc: format version 3 (a c-blosc2 chunk); only version 2, c-blosc 1.x's (numcodecs' Blosc), is supported"],
+    ["blosc_blocksize", "volumes/raw/blosc", set(blosc, HEADER + 8, u32(0)), "CORRUPT_DATA", "blosc: the header's blocksize 0 is not within 1..12 (nbytes)"],
+    ["blosc_typesize", "volumes/raw/blosc", set(blosc, HEADER + 3, [0]), "CORRUPT_DATA", "blosc: the header's typesize is 0"],
     // Stored uncompressed, flagged as compressed: its first bytes are no block offset.
-    ["blosc_offsets", "volumes/raw/blosc", set(blosc, HEADER + 2, [0x31]), "INVALID_INPUT", "its blosc block 0 lies past its 28 bytes, which c-blosc refuses"],
+    ["blosc_offsets", "volumes/raw/blosc", set(blosc, HEADER + 2, [0x31]), "CORRUPT_DATA", "blosc: block 0's stream 0 starts at byte -65536, outside the frame's data (20..24)"],
     // A header that says 4 GiB: refused before gzip is asked for it.
     ["gzip_huge_header", "volumes/raw/gzip", (() => {
       const b = gzip.slice();
