@@ -26,6 +26,26 @@ uint64_t first_guess(uint64_t in_size, uint64_t max_out) {
   return std::min(guess, max_out);
 }
 
+// The most bytes `in_size` bytes of a format can decode to, from the
+// format's own structure, so that a frame's claim beyond it is refused
+// before anything is allocated (wasm memory never shrinks: a 20-byte zstd
+// frame could otherwise claim the whole limit). zstd: a block takes at
+// least 4 bytes (an RLE block: its 3-byte header and the byte) and yields
+// at most 128 KiB. blosc: its streams hold zstd, lz4, zlib or blosclz,
+// none beyond zstd's ratio, or the bytes themselves. lz4: a sequence of
+// 3 + k bytes (token, offset, k bytes of match length) yields at most
+// 19 + 255 k bytes. DEFLATE: a match of 258 bytes takes at least 2 bits.
+uint64_t most_output(Compression kind, uint64_t in_size) {
+  uint64_t ratio = 1;
+  switch (kind) {
+    case Compression::kZstd:
+    case Compression::kBlosc: ratio = uint64_t{1} << 15; break;
+    case Compression::kLz4: ratio = 255; break;
+    default: ratio = 1032; break;
+  }
+  return in_size > UINT64_MAX / ratio ? UINT64_MAX : in_size * ratio;
+}
+
 }  // namespace
 
 Decompressor::~Decompressor() {
@@ -153,9 +173,11 @@ Status Decompressor::decompress_bounded(Compression kind, const uint8_t* in, uin
   }
   if (!s.ok()) return s;
   if (known) {
-    if (declared > max_out) {
-      return Status(ErrorCode::kLengthMismatch, name + ": the frame says it decodes to " + bytes_text(declared) +
-                                                    ", more than the limit of " + bytes_text(max_out));
+    const bool lies = declared > most_output(kind, in_size);
+    if (lies || declared > max_out) {
+      return Status(lies ? ErrorCode::kCorruptData : ErrorCode::kLengthMismatch,
+                    name + ": the frame says it decodes to " + bytes_text(declared) + ", more than " +
+                        (lies ? "its " + bytes_text(in_size) + " can hold" : "the limit of " + bytes_text(max_out)));
     }
     if (!out->resize(declared)) {
       return Status(ErrorCode::kOutOfMemory, name + ": out of memory for " + bytes_text(declared) + " of output");
@@ -170,7 +192,7 @@ Status Decompressor::decompress_bounded(Compression kind, const uint8_t* in, uin
   uint64_t capacity = first_guess(in_size, max_out);
   uint64_t hint = 0;
   if (kind == Compression::kGzip && compress_internal::gzip_last_member_size(in, in_size, &hint) && hint <= max_out &&
-      hint > capacity) {
+      hint > capacity && hint <= most_output(kind, in_size)) {
     capacity = hint;  // a single member's size, mod 2^32: right unless it lies
   }
   ZSTD_DCtx_s* dctx = nullptr;

@@ -49,6 +49,19 @@ test("the tarball holds the modules (the read module's glue, .wasm and inlined c
   ].sort());
 });
 
+// Issue 29's budget: what a page downloads to read, every decoder included,
+// the .wasm and its glue as the tarball ships them, gzip -9 (as
+// docs/where-it-runs.md reports them), at most 140,000 bytes.
+test("the read module a page downloads (.wasm and glue, gzip -9) stays within 140,000 bytes", () => {
+  const dir = join(project, "node_modules", "zarr-codecs-wasm", "dist");
+  // GNU gzip, as scripts/build-wasm.sh measures (zlib's level 9 makes the
+  // .wasm about 1.6 KB larger).
+  const gzipped = (name) => execFileSync("gzip", ["-9", "-c", join(dir, name)], { maxBuffer: 1 << 24 }).length;
+  const total = gzipped("zarr-codecs-wasm.wasm") + gzipped("zarr-codecs-wasm.mjs");
+  expect(total).toBeGreaterThan(100000); // the decoders are in it
+  expect(total).toBeLessThanOrEqual(140000);
+});
+
 test("the exports map: the entries, the .wasm file and package.json resolve from a consumer", () => {
   const out = execFileSync("node", ["--input-type=module", "-e", `
     for (const s of ["zarr-codecs-wasm", "zarr-codecs-wasm/slim", "zarr-codecs-wasm/wasm", "zarr-codecs-wasm/fizarrita-worker", "zarr-codecs-wasm/package.json"])

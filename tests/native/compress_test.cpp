@@ -10,6 +10,7 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -371,8 +372,56 @@ TEST(DecompressTest, BombsStopAtTheChunkAndTheLimit) {
   // Claims past anything: a zstd header saying 2^40 bytes, an lz4 header 4 GiB - 1.
   Bytes lz4_claim = fixture("lz4-a1.lz4").frame;
   put_le32(&lz4_claim, 0, 0xffffffff);
-  expect_code(bounded(d, Compression::kLz4, lz4_claim, 1 << 20), ErrorCode::kLengthMismatch, "lz4 claim");
+  expect_code(bounded(d, Compression::kLz4, lz4_claim, 1 << 20), ErrorCode::kCorruptData, "lz4 claim");
   expect_code(decode(d, Compression::kLz4, lz4_claim, 4096), ErrorCode::kLengthMismatch, "lz4 claim exact");
+  expect_still_decodes(d);
+}
+
+// A bounded decode takes a frame's declared size only as far as the
+// frame's bytes could decode to (the most a format's structure allows),
+// and allocates nothing for a claim beyond it: a 17-byte zstd frame
+// claiming 1 GiB was a 1 GiB allocation within a limit of 2 GiB.
+TEST(DecompressTest, BoundedClaimsBeyondWhatTheBytesCanHoldAllocateNothing) {
+  Decompressor d;
+  // RFC 8878 by hand: magic, a descriptor (8-byte content size, single
+  // segment), the content size, one last RLE block of 128 KiB of one byte.
+  Bytes zstd = {0x28, 0xb5, 0x2f, 0xfd, 0xe0};
+  for (int i = 0; i < 8; ++i) zstd.push_back(static_cast<uint8_t>((uint64_t{1} << 30) >> (8 * i)));
+  const uint32_t block = 1u | (1u << 1) | (131072u << 3);
+  for (int i = 0; i < 3; ++i) zstd.push_back(static_cast<uint8_t>(block >> (8 * i)));
+  zstd.push_back(7);
+  ASSERT_EQ(zstd.size(), 17u);
+  const Result z = bounded(d, Compression::kZstd, zstd, uint64_t{1} << 31);
+  expect_code(z, ErrorCode::kCorruptData, "zstd claiming 1 GiB");
+  EXPECT_EQ(z.status.message(),
+            "zstd: the frame says it decodes to 1073741824 bytes, more than its 17 bytes can hold");
+  EXPECT_TRUE(z.out.empty());
+  Bytes blosc = fixture("blosc-zstd-shuffle-t2.blosc").frame;
+  put_le32(&blosc, 4, 1u << 30);  // nbytes
+  const Result b = bounded(d, Compression::kBlosc, blosc, uint64_t{1} << 31);
+  EXPECT_NE(b.status.code(), ErrorCode::kOk);
+  EXPECT_TRUE(b.out.empty());
+  EXPECT_NE(b.status.message().find("1073741824"), std::string::npos) << b.status.message();
+
+  // The bound holds for real frames of the highest ratios: 64 MiB of zeros
+  // from zstd, blosc with zstd inside, lz4 and gzip, each decoded whole.
+  const Bytes zeros(size_t{64} << 20, 0);
+  CompressionOptions o;
+  o.level = 9;
+  CompressionOptions bo = o;
+  bo.blosc_inner = BloscInner::kZstd;
+  const std::map<std::string, std::pair<Compression, Bytes>> dense = {
+      {"zstd", {Compression::kZstd, zstd_frame(zeros, 19, true, false)}},
+      {"blosc zstd", {Compression::kBlosc, encode(Compression::kBlosc, bo, zeros)}},
+      {"lz4", {Compression::kLz4, encode(Compression::kLz4, o, zeros)}},
+      {"gzip", {Compression::kGzip, encode(Compression::kGzip, o, zeros)}},
+  };
+  for (const auto& [name, frame] : dense) {
+    const Result r = bounded(d, frame.first, frame.second, uint64_t{1} << 27);
+    ASSERT_TRUE(r.status.ok()) << name << " (" << frame.second.size() << " bytes): " << r.status.message();
+    EXPECT_EQ(r.out.size(), zeros.size()) << name;
+    EXPECT_TRUE(std::all_of(r.out.begin(), r.out.end(), [](uint8_t v) { return v == 0; })) << name;
+  }
   expect_still_decodes(d);
 }
 

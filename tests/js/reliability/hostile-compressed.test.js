@@ -415,3 +415,53 @@ describe.each(KINDS)("%s", (kind) => {
   });
 });
 
+
+// Where the metadata cannot give a chunk's size (variable-length strings),
+// the decode is bounded by a limit (1 GiB), and a frame's own claim is
+// taken only as far as its bytes could decode to (a zstd block of at least
+// 4 bytes yields at most 128 KiB): a 17-byte frame claiming 1 GiB is
+// refused before anything is allocated, not a 1 GiB wasm memory that never
+// shrinks.
+describe("a chunk of unknown size whose frame claims more than its bytes can hold", () => {
+  // RFC 8878 by hand: magic, descriptor (single segment, 8-byte content
+  // size), the content size 2^30, one last RLE block of 128 KiB.
+  const CLAIM = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0, 0, 0, 0x40, 0, 0, 0, 0, ...u32le(1 | (1 << 1) | (131072 << 3)).slice(0, 3), 7]);
+  const vlenUtf8 = (items) => {
+    const parts = items.map((t) => new TextEncoder().encode(t));
+    const out = new Uint8Array(4 + parts.reduce((n, p) => n + 4 + p.length, 0));
+    const view = new DataView(out.buffer);
+    view.setUint32(0, items.length, true);
+    let at = 4;
+    for (const p of parts) {
+      view.setUint32(at, p.length, true);
+      out.set(p, at + 4);
+      at += 4 + p.length;
+    }
+    return out;
+  };
+
+  // (zarrita 0.5 has no "string" data type.)
+  test.each(ZARRITAS.filter(([v]) => v === "0.6.2" || v.startsWith("0.7")))("zarrita %s: CORRUPT_DATA, wasm memory does not grow, the next chunk reads", async (_v, z) => {
+    expect(CLAIM.length).toBe(17);
+    const good = new Uint8Array(await ZstdJs.fromConfig({ level: 1 }).encode(vlenUtf8(["ab", "ünï"])));
+    const store = memoryStore([
+      ["/s/zarr.json", {
+        zarr_format: 3, node_type: "array", shape: [4], data_type: "string", fill_value: "",
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [2] } },
+        chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+        codecs: [{ name: "vlen-utf8" }, { name: "zstd", configuration: { level: 1, checksum: false } }], attributes: {},
+      }],
+      ["/s/c/0", CLAIM],
+      ["/s/c/1", good],
+    ]);
+    const arr = await z.open(z.root(store).resolve("s"), { kind: "array" });
+    const before = diagnostics().wasmMemoryBytes();
+    for (const attempt of [() => z.get(arr, [z.slice(0, 2)]), () => read(arr, [z.slice(0, 2)])]) {
+      const error = packageErrorOf(await attempt().then(() => undefined, (e) => e));
+      expect(error).toBeInstanceOf(ZarrCodecError);
+      expect([error.code, error.message]).toEqual(["CORRUPT_DATA", "zstd: the frame says it decodes to 1073741824 bytes, more than its 17 bytes can hold"]);
+    }
+    expect(diagnostics().wasmMemoryBytes()).toBeLessThanOrEqual(before + MEMORY_SLACK);
+    expect(Array.from((await z.get(arr, [z.slice(2, 4)])).data)).toEqual(["ab", "ünï"]);
+  });
+});
