@@ -129,9 +129,9 @@ try {
         best[name] = Math.min(best[name], performance.now() - t0);
       }
     }
-    const { jobs, perWorker } = pool.stats();
+    const { chunks, perWorker } = pool.stats();
     console.log(`  image through a read pool of 2 workers: values verified: ${ok ? `all ${pooled.data.length}` : "MISMATCH"}; ` +
-      `read ${ms(best.inThread)} on this thread, ${ms(best.pooled)} pooled (${jobs} chunks decoded by the workers: ${perWorker.join(" + ")})`);
+      `read ${ms(best.inThread)} on this thread, ${ms(best.pooled)} pooled (${chunks} chunks decoded by the workers: ${perWorker.join(" + ")})`);
   } finally {
     await pool.close();
   }

@@ -677,7 +677,7 @@ export interface ReadPoolStats {
   decodeMs: number;
   placeMs: number;
   callingMs: number;
-  /** Per worker slot, jobs done (null: no worker there now). */
+  /** Per worker slot, the chunks it decoded (null: no worker there now). */
   perWorker: (number | null)[];
 }
 

@@ -85,7 +85,7 @@ export function createReadPool(options) {
 
   function start(index) {
     const endpoint = spawn();
-    const slot = { index, endpoint, inflight: new Map(), chains: new Map(), reads: new Set(), dead: false, jobs: 0 };
+    const slot = { index, endpoint, inflight: new Map(), chains: new Map(), reads: new Set(), dead: false, chunks: 0 };
     slots[index] = slot;
     stats.started += 1;
     endpoint.listen(
@@ -206,7 +206,7 @@ export function createReadPool(options) {
     const entry = slot.inflight.get(message.id);
     if (!entry) return;
     slot.inflight.delete(message.id);
-    slot.jobs += 1;
+    slot.chunks += entry.job.parts.length;
     if (slot.inflight.size === 0) slot.endpoint.unref();
     if (message.type === "done") {
       stats[message.box ? "transferred" : "shared"] += 1;
@@ -355,13 +355,13 @@ export function createReadPool(options) {
      * calling thread (chains a worker cannot decode), milliseconds spent
      * decoding into boxes and placing boxes (in workers) and on the
      * calling thread (copying chunks out, placing transferred boxes), and
-     * per worker alive, its jobs done.
+     * per worker alive, the chunks it decoded.
      */
     stats() {
       return {
         ...stats,
         alive: slots.filter(Boolean).length,
-        perWorker: slots.map((slot) => (slot ? slot.jobs : null)),
+        perWorker: slots.map((slot) => (slot ? slot.chunks : null)),
       };
     },
     /** Ends every worker; reads under way fail with WORKER_FAILED. */

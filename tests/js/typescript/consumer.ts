@@ -218,6 +218,16 @@ function advice(code: ErrorCode): string {
       return "a read pool's worker ended; later reads start another";
     case "CALLBACK_FAILED":
       return "onProgress threw: its error is the cause";
+    case "INVALID_SELECTION":
+      return "a selection read cannot take, as numpy refuses it";
+    case "NOT_FOUND":
+      return "no array or group at that path: the message names the URL";
+    case "UNKNOWN_CODEC":
+      return "the array names a codec no registry holds";
+    case "CORRUPT_DATA":
+    case "CHECKSUM_MISMATCH":
+    case "UNSUPPORTED_CODEC":
+      return "a compressed chunk its decoder refuses";
     default: {
       // The union has no code beyond the cases above.
       const none: never = code;
