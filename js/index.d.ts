@@ -670,7 +670,7 @@ export interface ReadPoolStats {
   transferred: number;
   /** Chunks the workers decoded. */
   chunks: number;
-  /** Reads through the pool, and of them reads left to the calling thread (small reads, chains a worker cannot decode). */
+  /** Reads given the pool, and of them reads left to the calling thread (small reads, chains a worker cannot decode). */
   reads: number;
   inThread: number;
   /** Milliseconds in workers decoding into boxes and placing them, and on the calling thread for the pool. */

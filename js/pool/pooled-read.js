@@ -39,7 +39,11 @@ export async function pooledChainOf(plan, dataType) {
 
 /** The pool's internals, checked; counts a read it cannot take. */
 export function pooledReadsOf(pool) {
-  return poolInternals(pool);
+  const internal = poolInternals(pool);
+  // A closed pool refuses every read, the small ones it would have left
+  // to the calling thread too.
+  internal.checkOpen();
+  return internal;
 }
 
 function rebuiltError(plain) {

@@ -329,8 +329,14 @@ export function createReadPool(options) {
     live(slot) {
       return !slot.dead;
     },
+    /** A read given the pool that its workers will not see (a tile, a chain they cannot decode). */
     countInThread() {
+      stats.reads += 1;
       stats.inThread += 1;
+    },
+    /** Refuses reads once the pool is closed, whatever path they would take. */
+    checkOpen() {
+      if (closed) throw poolClosed();
     },
     /** Milliseconds the calling thread spent on a chunk (its copy, its job). */
     countCalling(ms) {
@@ -351,8 +357,9 @@ export function createReadPool(options) {
     /**
      * What the pool has done: workers started and failed, jobs run
      * (chunks decoded by workers: written into a shared output, or
-     * transferred back), reads through it and reads it left to the
-     * calling thread (chains a worker cannot decode), milliseconds spent
+     * transferred back), reads given it and of them reads it left to
+     * the calling thread (small reads, chains a worker cannot decode),
+     * milliseconds spent
      * decoding into boxes and placing boxes (in workers) and on the
      * calling thread (copying chunks out, placing transferred boxes), and
      * per worker alive, the chunks it decoded.

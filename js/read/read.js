@@ -15,6 +15,7 @@ import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
 import { bandsOf, layBands, LIVE_BYTES } from "./bands.js";
 import { planOf } from "./plan.js";
+import { readSignals } from "./abort-signal.js";
 import { copyDirect, fillDirect, MIN_RUN_BYTES, runsOf } from "./direct-placement.js";
 import { shardReader } from "./shard-reader.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
@@ -29,13 +30,6 @@ const product = (values) => values.reduce((a, b) => a * b, 1);
 function allQueue() {
   const promises = [];
   return { add: (fn) => promises.push(fn()), onIdle: () => Promise.all(promises) };
-}
-
-function signalOf(options) {
-  const a = options.signal;
-  const b = options.opts?.signal;
-  if (a && b && typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
-  return a ?? b;
 }
 
 function checkOptions(options) {
@@ -121,15 +115,15 @@ function storageOrder(shape, stride) {
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
   checkOptions(options);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
-  const signal = signalOf(options);
+  const { signal, storeSignal } = readSignals(options);
   signal?.throwIfAborted();
   await ensureReady();
-  const plan = await planOf(arr, signal);
+  const plan = await planOf(arr, storeSignal);
   const { za } = plan;
   const axes = resolveSelection(selection, za.shape, za.chunkShape);
   const shape = outputShape(axes);
   const into = options.into;
-  const storeOptions = { ...(options.opts ?? {}), signal, [FILLS_MISSING]: true };
+  const storeOptions = { ...(options.opts ?? {}), signal: storeSignal, [FILLS_MISSING]: true };
   // One value (every axis an integer, or a 0-d array): read as a region of
   // one element through the same path, and returned as it is.
   const scalar = shape.length === 0;

@@ -152,6 +152,28 @@ describe("abort and queues", () => {
     expect(difference(await read(slowArr), await zarr.get(slowArr))).toBe("");
   });
 
+  test("a signal that is only { aborted } (the AbortSignalLike of the types) is checked, not called", async () => {
+    const { arr } = await openImage();
+    // No throwIfAborted, no addEventListener: read looks at aborted.
+    expect(difference(await read(arr, null, { signal: { aborted: false } }), await zarr.get(arr))).toBe("");
+    const reason = new Error("stopped by the caller");
+    await expect(read(arr, null, { signal: { aborted: true, reason } })).rejects.toBe(reason);
+    await expect(read(arr, null, { signal: { aborted: true } })).rejects.toMatchObject({ name: "AbortError" });
+    // Aborted while the chunks are read: seen at read's next check.
+    const like = { aborted: false, reason: new Error("later") };
+    const slow = imageStore();
+    const get = slow.store.get.bind(slow.store);
+    slow.store.get = async (key, opts) => {
+      if (key.includes("/c")) like.aborted = true;
+      return get(key, opts);
+    };
+    const { arr: slowArr } = await openImage(zarr, slow);
+    await expect(read(slowArr, null, { signal: like })).rejects.toBe(like.reason);
+    for (const signal of [5, "abort", { aborted: "no" }]) {
+      await expectCodecRejection(read(arr, null, { signal }), "INVALID_INPUT", /^read: signal must be an AbortSignal \(an object with a boolean aborted\), got /);
+    }
+  });
+
   test("the caller's queue runs every chunk (here one at a time)", async () => {
     const { arr } = await openImage();
     let added = 0;

@@ -235,6 +235,19 @@ describe("options", () => {
     expect(await under).toMatchObject({ code: "WORKER_FAILED", message: "read: the read pool was closed while this read used it" });
     await expect(read(arr, null, { pool: own })).rejects.toMatchObject({ code: "WORKER_FAILED", message: "read: the read pool was closed" });
   });
+
+  test("a closed pool refuses the small reads it would have left to the calling thread, and one value", async () => {
+    const own = createReadPool({ workers: 1 }); // inThreadChunks 4
+    const arr = await arrayOf(packed());
+    const tile = [zarr.slice(0, 16), zarr.slice(0, 32)]; // one chunk
+    const tiled = await read(arr, tile, { pool: own });
+    expect(own.stats()).toMatchObject({ reads: 1, inThread: 1, jobs: 0 });
+    expect(difference(tiled, await zarr.get(arr, tile))).toBe("");
+    await own.close();
+    for (const selection of [tile, [3, 5]]) {
+      await expect(read(arr, selection, { pool: own })).rejects.toMatchObject({ code: "WORKER_FAILED", message: "read: the read pool was closed" });
+    }
+  });
 });
 
 describe("a Node process ends by itself", () => {
