@@ -24,13 +24,13 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import { diagnostics, read, ready, register } from "../js/index.js";
+import { sideBySideAsync } from "./timing.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const rounds = Number(args.find((a) => a.startsWith("--rounds="))?.slice(9) ?? (quick ? 3 : 9));
 const write = !quick && !args.includes("--no-write");
-const gc = globalThis.gc ?? (() => {});
 const STORES = ["zstd", "blosc-lz4", "gzip"];
 
 /** Every file of a folder in memory ("/a/0.0" -> bytes). */
@@ -45,23 +45,6 @@ function loadFolder(dir) {
   };
   walk(dir);
   return files;
-}
-
-/** Best milliseconds of each contender, order rotated each round, GC before each. */
-async function sideBySide(contenders) {
-  const names = Object.keys(contenders);
-  for (const name of names) await contenders[name]();
-  const best = Object.fromEntries(names.map((n) => [n, Infinity]));
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length];
-      gc();
-      const t0 = process.hrtime.bigint();
-      await contenders[name]();
-      best[name] = Math.min(best[name], Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }
-  return best;
 }
 
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-bench-"));
@@ -101,12 +84,12 @@ try {
       const before = diagnostics().reads().decompressed;
       await read(ours, selection);
       const inWasm = diagnostics().reads().decompressed - before;
-      const best = await sideBySide({
+      const best = await sideBySideAsync({
         zarrita: () => zarr.get(plain[name], selection),
         get: () => zarr.get(ours, selection),
         read: () => read(ours, selection),
         into: () => read(ours, selection, { into }),
-      });
+      }, rounds);
       const row = { store: name, selection: label, ms: best, ratios: { get: best.zarrita / best.get, read: best.zarrita / best.read, into: best.zarrita / best.into }, chunksInWasm: inWasm };
       results.push(row);
       const f = (x) => x.toFixed(x < 10 ? 2 : 1);

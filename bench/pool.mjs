@@ -25,6 +25,7 @@ import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import { createReadPool, read, register } from "../js/index.js";
+import { sideBySideAsync } from "./timing.mjs";
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
@@ -98,23 +99,6 @@ async function arrayOf(codecs, values) {
   return zarr.open(zarr.root(store).resolve("image"), { kind: "array" });
 }
 
-/** Best milliseconds of each contender, order rotated each round, GC before each. */
-async function sideBySide(contenders, rounds) {
-  const names = Object.keys(contenders);
-  for (const name of names) await contenders[name]();
-  const best = Object.fromEntries(names.map((n) => [n, Infinity]));
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length];
-      gc();
-      const t0 = performance.now();
-      await contenders[name]();
-      best[name] = Math.min(best[name], performance.now() - t0);
-    }
-  }
-  return best;
-}
-
 /** The longest gap between ticks of a 1 ms timer while `run` runs (ms). */
 async function longestGap(run) {
   let last = performance.now();
@@ -168,7 +152,7 @@ export async function poolCases() {
       for (const options of [{}, { pool: pools[1] }, { pool: pools[2] }, { pool: pools[2], ...shared }]) {
         if (!same((await read(arr, null, options)).data, values)) throw new Error(`pool bench: ${name}: a read gave other values`);
       }
-      const whole = await sideBySide({
+      const whole = await sideBySideAsync({
         inThread: () => read(arr),
         pool1: () => read(arr, null, { pool: pools[1] }),
         pool2: () => read(arr, null, { pool: pools[2] }),
@@ -190,7 +174,7 @@ export async function poolCases() {
       const across = [zarr.slice(t + CHUNK / 2, t + (3 * CHUNK) / 2), zarr.slice(t + CHUNK / 2, t + (3 * CHUNK) / 2)];
       const tileInto = new Uint16Array(CHUNK * CHUNK);
       const sharedInto = new Uint16Array(new SharedArrayBuffer(2 * CHUNK * CHUNK));
-      const tile = await sideBySide({
+      const tile = await sideBySideAsync({
         inThread: () => read(arr, aligned, { into: tileInto }),
         pool2: () => read(arr, aligned, { pool: pools[2], into: tileInto }),
         pool2Shared: () => read(arr, aligned, { pool: pools[2], into: sharedInto }),

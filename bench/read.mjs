@@ -17,25 +17,7 @@
 import * as zarr from "zarrita";
 import { read, withDataTypes } from "../js/index.js";
 import { randomBytes } from "../tests/js/support/reference.js";
-
-const gc = globalThis.gc ?? (() => {});
-
-/** Best milliseconds of each async contender, order rotated each round, GC before each. */
-async function sideBySideAsync(contenders, rounds) {
-  const names = Object.keys(contenders);
-  for (const name of names) await contenders[name](); // warm up
-  const best = Object.fromEntries(names.map((n) => [n, Infinity]));
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length];
-      gc();
-      const t0 = process.hrtime.bigint();
-      await contenders[name]();
-      best[name] = Math.min(best[name], Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }
-  return best;
-}
+import { sideBySideAsync } from "./timing.mjs";
 
 async function arrayOf(path, { shape, chunkShape, dtype, codecs, values, shards }) {
   const store = new Map();

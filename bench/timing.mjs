@@ -36,3 +36,26 @@ export function sideBySide(contenders, { rounds = 15, targetMs = 3 } = {}) {
   }
   return best;
 }
+
+/**
+ * The same for contenders that take long enough to time one call each
+ * (whole reads): warmed up once, then one call per round, best kept.
+ * @param {Record<string, () => Promise<unknown>>} contenders
+ * @param {number} rounds
+ * @returns {Promise<Record<string, number>>} best milliseconds of each
+ */
+export async function sideBySideAsync(contenders, rounds) {
+  const names = Object.keys(contenders);
+  for (const name of names) await contenders[name](); // warm up
+  const best = Object.fromEntries(names.map((n) => [n, Infinity]));
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length];
+      gc();
+      const t0 = process.hrtime.bigint();
+      await contenders[name]();
+      best[name] = Math.min(best[name], Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  return best;
+}
