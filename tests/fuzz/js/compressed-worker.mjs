@@ -8,33 +8,14 @@ import { parentPort } from "node:worker_threads";
 import * as zarr7 from "zarrita";
 import * as zarr6 from "zarrita-0.6";
 import * as zarr5 from "zarrita-0.5";
-import { diagnostics, read, ready, register, withN5 } from "../../../js/index.js";
-import { classify, protoKeys } from "./outcomes.mjs";
+import { read, ready, register, withN5 } from "../../../js/index.js";
+import { classify } from "./outcomes.mjs";
+import { serveJobs } from "./worker-jobs.mjs";
+import { cOrderBytes } from "../../js/support/c-order-bytes.js";
 
 await ready();
 const ZARRITAS = { "0.7.5": zarr7, "0.6.2": zarr6, "0.5.4": zarr5 };
 for (const z of Object.values(ZARRITAS)) register(z.registry);
-const protoBefore = protoKeys();
-// zarrita may leave a codec-loading promise unhandled when a read fails
-// early (its own); counted, never fatal.
-let unhandled = 0;
-process.on("unhandledRejection", () => {
-  unhandled++;
-});
-
-function cOrderBytes({ data, shape, stride }) {
-  const w = data.BYTES_PER_ELEMENT;
-  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const count = shape.reduce((a, b) => a * b, 1);
-  const out = new Uint8Array(count * w);
-  const index = new Array(shape.length).fill(0);
-  for (let e = 0; e < count; e++) {
-    const at = index.reduce((s, v, i) => s + v * stride[i], 0);
-    out.set(bytes.subarray(at * w, at * w + w), e * w);
-    for (let k = shape.length - 1; k >= 0 && ++index[k] === shape[k]; k--) index[k] = 0;
-  }
-  return out;
-}
 
 function failure(error) {
   let code;
@@ -95,16 +76,4 @@ async function run({ files, path, format, zarrita, selections }) {
   return { results };
 }
 
-parentPort.on("message", async (job) => {
-  let result;
-  try {
-    result = await run(job);
-  } catch (error) {
-    result = { crashed: failure(error) };
-  }
-  result.polluted = protoKeys() !== protoBefore;
-  result.wasmMemoryBytes = diagnostics().wasmMemoryBytes();
-  result.unhandled = unhandled;
-  parentPort.postMessage({ done: result });
-});
-parentPort.postMessage({ ready: true });
+serveJobs(run, failure);

@@ -10,20 +10,14 @@ import { parentPort } from "node:worker_threads";
 import * as zarr7 from "zarrita";
 import * as zarr6 from "zarrita-0.6";
 import * as zarr5 from "zarrita-0.5";
-import { diagnostics, read, ready, register, withDataTypes } from "../../../js/index.js";
-import { classify, protoKeys } from "./outcomes.mjs";
+import { read, ready, register, withDataTypes } from "../../../js/index.js";
+import { classify } from "./outcomes.mjs";
+import { serveJobs } from "./worker-jobs.mjs";
 import { memoryStore } from "./reference-cases.mjs";
 
 await ready();
 const ZARRITAS = { "0.7.5": zarr7, "0.6.2": zarr6, "0.5.4": zarr5 };
 for (const z of Object.values(ZARRITAS)) register(z.registry);
-const protoBefore = protoKeys();
-// zarrita may leave a codec-loading promise unhandled when a read fails
-// early (its own); counted, never fatal.
-let unhandled = 0;
-process.on("unhandledRejection", () => {
-  unhandled++;
-});
 // Legacy-structured warnings would flood the output.
 console.warn = () => {};
 
@@ -157,16 +151,4 @@ async function run({ files, path, zarrita, wrap, openAs, selections }) {
   return { dtype: arr.dtype, shape: arr.shape, chunks: arr.chunks, results };
 }
 
-parentPort.on("message", async (job) => {
-  let result;
-  try {
-    result = await run(job);
-  } catch (error) {
-    result = { crashed: failure(error) };
-  }
-  result.polluted = protoKeys() !== protoBefore;
-  result.wasmMemoryBytes = diagnostics().wasmMemoryBytes();
-  result.unhandled = unhandled;
-  parentPort.postMessage({ done: result });
-});
-parentPort.postMessage({ ready: true });
+serveJobs(run, failure);

@@ -36,7 +36,7 @@ import { diagnostics, read, ready, register, withN5, ZarrCodecError } from "../.
 import { cOrderBytes, packageErrorOf } from "../support/compressed-fixtures.js";
 import { fixturePath } from "../support/fixtures.js";
 import { memoryStore, shard } from "../support/memory-store.js";
-import { crc32c, swapGroups } from "../support/reference.js";
+import { crc32c, randomBytes, swapGroups } from "../support/reference.js";
 import { ZARRITAS } from "../support/zarritas.js";
 
 jest.setTimeout(300000);
@@ -77,21 +77,6 @@ const flip = (bytes, at, mask = 0xff) => {
   out[at] ^= mask;
   return out;
 };
-/** Deterministic garbage. */
-function garbage(n, seed) {
-  const out = new Uint8Array(n);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
 // zstd (RFC 8878): magic, frame header descriptor, [window], [dict id], [content size], blocks.
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 const zstdBlock = (last, type, size, content) => {
@@ -153,9 +138,9 @@ async function hostileFrames(kind, good, raw) {
   const cuts = new Set([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 17, 20, 24, 32, Math.floor(n / 4), Math.floor(n / 2), n - 100, n - 17, n - 9, n - 8, n - 5, n - 4, n - 3, n - 2, n - 1]);
   for (const cut of [...cuts].filter((c) => c >= 0 && c < n).sort((a, b) => a - b)) add(`truncated to ${cut} bytes`, good.subarray(0, cut), "error");
   // Garbage, plain and behind the format's magic or header.
-  for (const [len, seed] of [[1, 1], [7, 2], [64, 3], [n, 4], [3 * CHUNK, 5]]) add(`${len} bytes of garbage`, garbage(len, seed), "error");
-  add("garbage after the first 16 bytes", concat(good.subarray(0, 16), garbage(n - 16, 6)), blosc || kind === "lz4" ? "any" : "error");
-  add("the frame followed by garbage", concat(good, garbage(16, 7)), "error");
+  for (const [len, seed] of [[1, 1], [7, 2], [64, 3], [n, 4], [3 * CHUNK, 5]]) add(`${len} bytes of garbage`, randomBytes(len, seed), "error");
+  add("garbage after the first 16 bytes", concat(good.subarray(0, 16), randomBytes(n - 16, 6)), blosc || kind === "lz4" ? "any" : "error");
+  add("the frame followed by garbage", concat(good, randomBytes(16, 7)), "error");
   add("the frame twice", concat(good, good), "error");
   // Bytes flipped (every 1/24th of the frame, whole bytes and single bits).
   for (let i = 0; i < 24; i++) {

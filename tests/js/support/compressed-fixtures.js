@@ -8,7 +8,10 @@
 import { readFileSync } from "node:fs";
 import FileSystemStore from "@zarrita/storage/fs";
 import { withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
+import { cOrderBytes } from "./c-order-bytes.js";
 import { fixturePath } from "./fixtures.js";
+
+export { cOrderBytes };
 
 export const V2_ROOT = fixturePath("v2-compressed.zarr");
 export const V3_ROOT = fixturePath("v3-compressed.zarr");
@@ -110,21 +113,6 @@ export function expectedSelection(hex, shape, width, ranges) {
     for (let i = shape.length - 1; i >= 0 && ++index[i] === axes[i].length; i--) index[i] = 0;
   }
   return { bytes: out, shape: outShape };
-}
-
-/** zarr.get's or read's result as its values' bytes in C order (through its strides). */
-export function cOrderBytes({ data, shape, stride }) {
-  const w = data.BYTES_PER_ELEMENT;
-  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const count = shape.reduce((a, b) => a * b, 1);
-  const out = new Uint8Array(count * w);
-  const index = new Array(shape.length).fill(0);
-  for (let e = 0; e < count; e++) {
-    const at = index.reduce((s, v, i) => s + v * stride[i], 0);
-    out.set(bytes.subarray(at * w, at * w + w), e * w);
-    for (let k = shape.length - 1; k >= 0 && ++index[k] === shape[k]; k--) index[k] = 0;
-  }
-  return out;
 }
 
 /** "" where `result` holds `want` ({bytes, shape}), else what differs first. */
