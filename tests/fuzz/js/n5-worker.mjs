@@ -7,6 +7,7 @@ import * as zarr7 from "zarrita";
 import * as zarr5 from "zarrita-0.5";
 import { diagnostics, ready, register, withN5 } from "../../../js/index.js";
 import { classify, protoKeys } from "./outcomes.mjs";
+import { cOrderBytes } from "../../js/support/c-order-bytes.js";
 
 await ready();
 const ZARRITAS = [zarr7, zarr5];
@@ -18,26 +19,6 @@ let unhandled = 0;
 process.on("unhandledRejection", () => {
   unhandled++;
 });
-
-/** zarr.get's data as little-endian bytes in C order. */
-function cOrderBytes({ data, shape, stride }) {
-  const w = data.BYTES_PER_ELEMENT;
-  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const count = shape.reduce((a, b) => a * b, 1);
-  const out = new Uint8Array(count * w);
-  const index = new Array(shape.length).fill(0);
-  for (let e = 0; e < count; e++) {
-    let rem = e;
-    let at = 0;
-    for (let k = shape.length - 1; k >= 0; k--) {
-      index[k] = rem % shape[k];
-      rem = Math.floor(rem / shape[k]);
-      at += index[k] * stride[k];
-    }
-    out.set(bytes.subarray(at * w, at * w + w), e * w);
-  }
-  return out;
-}
 
 async function run({ files, path, axes, zarrita, extent }) {
   const z = ZARRITAS[zarrita];
