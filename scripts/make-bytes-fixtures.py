@@ -32,7 +32,8 @@ VLenBytes().encode (what its VLenBytesCodec calls) and numcodecs' Zstd, in
 Debian's numcodecs 0.11.0. Edge chunks are whole chunks padded with the
 fill, as zarr-python writes them. The one case zarr-python 3 writes through
 its sharding codec has its index (little-endian uint64 pairs, then a
-crc32c, Castagnoli, written out below) laid out as the sharding spec says.
+crc32c, Castagnoli, from crc32c_reference.py beside it) laid out as the
+sharding spec says.
 The registry's array form of a `bytes` fill (data-types/bytes/README.md)
 is in one array, which zarr-python 3 does not write but the registry
 allows.
@@ -54,23 +55,21 @@ import json
 import pathlib
 import shutil
 import struct
+import sys
 
 import numcodecs
 import numpy as np
 import zarr
+
+# No __pycache__ left in scripts/ by the import beside this script.
+sys.dont_write_bytecode = True
+from crc32c_reference import crc32c  # noqa: E402
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 ZSTD = {"name": "zstd", "configuration": {"level": 0, "checksum": False}}
 VLEN = {"name": "vlen-bytes", "configuration": {}}
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
 
 
 def compress(codecs, raw):

@@ -105,6 +105,7 @@ import json
 import pathlib
 import shutil
 import struct
+import sys
 import warnings
 
 import numcodecs
@@ -112,6 +113,10 @@ import numpy as np
 import zarr
 from numcodecs import LZ4, Blosc, GZip, Zlib, Zstd
 from zarr.n5 import N5Store
+
+# No __pycache__ left in scripts/ by the import beside this script.
+sys.dont_write_bytecode = True
+from crc32c_reference import crc32c  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 SHAPE, CHUNKS = (20, 30), (12, 24)
@@ -151,17 +156,6 @@ def zstd_checksummed(data, level):
         _zstd.ZSTD_freeCCtx(cctx)
     assert frame[4] & 0x04, "no checksum flag"
     return frame
-
-
-# ---- crc32c (Castagnoli), bit by bit ----------------------------------------------------
-
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
 
 
 assert crc32c(b"123456789") == 0xE3069283  # the check value of CRC-32C
