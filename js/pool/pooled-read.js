@@ -12,9 +12,11 @@
 // shared output it first raises the read's abort flag and waits until no
 // worker is writing (worker-side.js checks the flag after registering as
 // a writer), so nothing is written into the output once the read rejected.
-import { describe, hasOwn, ZarrCodecError } from "../errors.js";
+import { hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
+import { asBytes } from "../read/chunk-decoder.js";
 import { chunkWhere } from "../read/chunk-where.js";
+import { detached } from "../read/output.js";
 import { countRead } from "../read/read-counts.js";
 import { bandBoxOf, boxOf, copyRuns } from "./box.js";
 import { workerChainOf } from "./chain.js";
@@ -171,7 +173,7 @@ export async function placePooled({ arr, plan, described, axes, chunks, out, que
           const where = chunkWhere(arr, za, c.coords);
           const missing = bytes === undefined || bytes === null;
           const n5Block = !missing && hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
-          const source = missing ? null : asBytes(bytes);
+          const source = missing ? null : asBytes(bytes, "the store", " for a chunk");
           const path = missing ? "filled" : { codec: "decoded", n5: "n5", copy: "copied" }[described.kind];
           const part = { source, length: source?.byteLength ?? 0, where, n5Block, chunk: c, path };
           if (bands) {
@@ -227,15 +229,4 @@ function bandsOf(chunks, axes, strideBytes, workers) {
   const byChunk = new Map(rows.map((r) => [r.chunk, { r0: r.out, r1: r.out + r.count, chunks: [] }]));
   for (const c of chunks) byChunk.get(c.mapping[first].chunk).chunks.push(c);
   return { first, rowBytes, of: (c) => byChunk.get(c.mapping[first].chunk) };
-}
-
-// The store's answer as bytes (a Uint8Array, or another view of bytes).
-function asBytes(value) {
-  if (value instanceof Uint8Array) return value;
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  throw new ZarrCodecError("INVALID_INPUT", `read: the store returned ${describe(value)} for a chunk, not bytes`);
-}
-
-function detached() {
-  return new ZarrCodecError("INVALID_INPUT", "read: into was detached (its buffer transferred) while the read was filling it");
 }

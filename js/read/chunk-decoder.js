@@ -60,10 +60,15 @@ async function loadCodec(registries, names, configuration, meta) {
   return undefined;
 }
 
-function asBytes(value, what) {
+/**
+ * What a codec or the store gave as bytes: a Uint8Array, or a view of
+ * another kind over the same bytes; anything else is refused, naming
+ * `what` gave it (and `forWhat`, what it was asked for).
+ */
+export function asBytes(value, what, forWhat = "") {
   if (value instanceof Uint8Array) return value;
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  throw new ZarrCodecError("INVALID_INPUT", `read: ${what} returned ${describeValue(value)}, not bytes`);
+  throw new ZarrCodecError("INVALID_INPUT", `read: ${what} returned ${describeValue(value)}${forWhat}, not bytes`);
 }
 
 /**

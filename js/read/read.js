@@ -9,13 +9,14 @@
 // caller's createQueue), and placed as they arrive. What read does not
 // decode itself goes through zarrita's own getChunk and is placed the same
 // way, so read reads every array zarr.get reads.
-import { describe, messageOf, tagOf, withArticle, ZarrCodecError } from "../errors.js";
+import { describe, messageOf, ZarrCodecError } from "../errors.js";
 import { FILLS_MISSING } from "../data-types/array-extension.js";
 import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
 import { bandsOf, layBands, LIVE_BYTES } from "./bands.js";
 import { planOf } from "./plan.js";
 import { readSignals } from "./abort-signal.js";
+import { checkInto, detached, newOutput } from "./output.js";
 import { copyDirect, fillDirect, MIN_RUN_BYTES, runsOf } from "./direct-placement.js";
 import { shardReader } from "./shard-reader.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
@@ -54,40 +55,6 @@ function progressOf(onProgress, total) {
       throw new ZarrCodecError("CALLBACK_FAILED", `read: onProgress threw: ${messageOf(cause)}`, { cause });
     }
   };
-}
-
-// A fresh output as zarr.get makes it (on a SharedArrayBuffer if asked).
-function newOutput(Container, size, shared) {
-  if (!shared) return new Container(size);
-  if (typeof SharedArrayBuffer !== "function") {
-    throw new ZarrCodecError("INVALID_INPUT", "read: useSharedArrayBuffer needs SharedArrayBuffer (a cross-origin isolated page)");
-  }
-  const sample = new Container(0);
-  if (typeof sample.BYTES_PER_ELEMENT !== "number") return new Container(size);
-  return new Container(new SharedArrayBuffer(size * sample.BYTES_PER_ELEMENT), 0, size);
-}
-
-// `into` must be what zarr.get would return for this array: its container
-// (zarrita's class for bool and strings, with the same width), exactly the
-// selection's length.
-function checkInto(into, Container, size) {
-  const sample = new Container(0);
-  const expected = Array.isArray(sample) ? "an Array" : withArticle(sample.constructor?.name ?? tagOf(sample));
-  let ok;
-  try {
-    ok = Array.isArray(sample)
-      ? Array.isArray(into)
-      : into instanceof Container && (sample.chars === undefined || into.chars === sample.chars);
-  } catch {
-    ok = false;
-  }
-  if (!ok) {
-    const width = sample.chars !== undefined ? ` of ${sample.chars} characters` : "";
-    throw new ZarrCodecError("INVALID_INPUT", `read: into must be ${expected}${width} (what zarr.get returns for this array), got ${describe(into)}`);
-  }
-  if (into.length !== size) {
-    throw new ZarrCodecError("INVALID_INPUT", `read: into must hold exactly the selection's ${size} elements, got ${into.length}`);
-  }
 }
 
 // Storage order of a chunk zarrita decoded: its axes by decreasing stride
@@ -330,11 +297,6 @@ async function placeDirectly(arr, plan, axes, chunks, out, queue, signal, fetch,
   if (error) throw error;
   signal?.throwIfAborted();
   return true;
-}
-
-/** `into` lost its memory while read was filling it (transferred or detached). */
-function detached() {
-  return new ZarrCodecError("INVALID_INPUT", "read: into was detached (its buffer transferred) while the read was filling it");
 }
 
 async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, progress) {

@@ -1,0 +1,43 @@
+// read's output: a fresh one as zarr.get makes it, or the caller's
+// `into`, checked before anything is read, and the error for an `into`
+// whose memory went away while the read (in-thread or pooled) filled it.
+import { describe, tagOf, withArticle, ZarrCodecError } from "../errors.js";
+
+// A fresh output as zarr.get makes it (on a SharedArrayBuffer if asked).
+export function newOutput(Container, size, shared) {
+  if (!shared) return new Container(size);
+  if (typeof SharedArrayBuffer !== "function") {
+    throw new ZarrCodecError("INVALID_INPUT", "read: useSharedArrayBuffer needs SharedArrayBuffer (a cross-origin isolated page)");
+  }
+  const sample = new Container(0);
+  if (typeof sample.BYTES_PER_ELEMENT !== "number") return new Container(size);
+  return new Container(new SharedArrayBuffer(size * sample.BYTES_PER_ELEMENT), 0, size);
+}
+
+// `into` must be what zarr.get would return for this array: its container
+// (zarrita's class for bool and strings, with the same width), exactly the
+// selection's length.
+export function checkInto(into, Container, size) {
+  const sample = new Container(0);
+  const expected = Array.isArray(sample) ? "an Array" : withArticle(sample.constructor?.name ?? tagOf(sample));
+  let ok;
+  try {
+    ok = Array.isArray(sample)
+      ? Array.isArray(into)
+      : into instanceof Container && (sample.chars === undefined || into.chars === sample.chars);
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const width = sample.chars !== undefined ? ` of ${sample.chars} characters` : "";
+    throw new ZarrCodecError("INVALID_INPUT", `read: into must be ${expected}${width} (what zarr.get returns for this array), got ${describe(into)}`);
+  }
+  if (into.length !== size) {
+    throw new ZarrCodecError("INVALID_INPUT", `read: into must hold exactly the selection's ${size} elements, got ${into.length}`);
+  }
+}
+
+/** `into` lost its memory while read was filling it (transferred or detached). */
+export function detached() {
+  return new ZarrCodecError("INVALID_INPUT", "read: into was detached (its buffer transferred) while the read was filling it");
+}
