@@ -7,8 +7,9 @@
 // largest value, and float8_e8m0fnu's rounding, follow ml_dtypes' scalar
 // constructor from a Python float (`T(double)`: ConvertImpl<double, T>,
 // non-saturating) as ml_dtypes/include/float8.h states it at commit
-// b793a6e2864ce20b6680df2fd480a5cd2a75fa82 (v0.5.4's ConvertImpl gives the
-// same results for these cases). bfloat16 is Eigen's: a double is first
+// b793a6e2864ce20b6680df2fd480a5cd2a75fa82 (read, not run: ml_dtypes has
+// no Debian package; v0.5.4's older ConvertImpl reads the same for
+// float8_e8m0fnu's rules below). bfloat16 is Eigen's: a double is first
 // rounded to float32 (`static_cast<float>`), then to bfloat16
 // (Eigen/src/Core/arch/Default/BFloat16.h, `bfloat16(T val)`).
 
