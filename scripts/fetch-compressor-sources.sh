@@ -8,9 +8,9 @@
 #
 #   fetch-compressor-sources.sh [--dry-run] [CODENAME]
 #     Debian and Ubuntu: Debian bookworm's source packages, through
-#     `apt-get source --download-only`. The pins are bookworm's versions,
-#     so on any release (another Debian, any Ubuntu: Ubuntu's archive has
-#     other versions, in other files) they come from Debian's archive:
+#     `apt-get source --download-only`. The pins are bookworm's versions
+#     and files, so on any release (another Debian, any Ubuntu, whose
+#     archive holds Ubuntu's own) they come from Debian's archive:
 #     where apt has no deb-src entry that gives them, this adds
 #     /etc/apt/sources.list.d/zarr-codecs-wasm-src.sources (bookworm main,
 #     source packages only, signed by Debian's archive keyring) and runs
@@ -157,7 +157,7 @@ fetch_with_apt() {
       fi
       ;;
     ubuntu)
-      say "Ubuntu ${release:-(release not named in $os_release; give it as an argument)}: Ubuntu's archive has other versions of these libraries, in other files; the pinned ones are fetched from Debian bookworm's source packages (nothing installed changes)"
+      say "Ubuntu ${release:-(release not named in $os_release; give it as an argument)}: the pinned versions are Debian bookworm's, fetched from Debian's archive, not Ubuntu's, whose source packages are its own (nothing installed changes)"
       ;;
     apt) say "release $release (no $os_release): the pinned versions are Debian bookworm's source packages" ;;
     *)

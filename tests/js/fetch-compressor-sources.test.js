@@ -215,8 +215,8 @@ describe("the apt way, as --dry-run tells it (Debian and Ubuntu releases)", () =
     ["Debian trixie", 'ID=debian\nVERSION_CODENAME=trixie\n', [], "Debian trixie: the pinned versions are bookworm's, fetched from bookworm's source packages (nothing installed changes)"],
     ["Debian sid, the codename given", 'PRETTY_NAME="Debian GNU/Linux trixie/sid"\nID=debian\n', ["trixie"], "Debian trixie: the pinned versions are bookworm's"],
     ["Debian sid, no codename", 'PRETTY_NAME="Debian GNU/Linux trixie/sid"\nID=debian\n', [], "Debian (release not named in"],
-    ["Ubuntu noble", 'ID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=noble\nUBUNTU_CODENAME=noble\n', [], "Ubuntu noble: Ubuntu's archive has other versions of these libraries, in other files; the pinned ones are fetched from Debian bookworm's source packages"],
-    ["Linux Mint (an Ubuntu)", 'ID=linuxmint\nID_LIKE="ubuntu debian"\nVERSION_CODENAME=wilma\nUBUNTU_CODENAME=noble\n', [], "Ubuntu noble: Ubuntu's archive has other versions"],
+    ["Ubuntu noble", 'ID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=noble\nUBUNTU_CODENAME=noble\n', [], "Ubuntu noble: the pinned versions are Debian bookworm's, fetched from Debian's archive, not Ubuntu's"],
+    ["Linux Mint (an Ubuntu)", 'ID=linuxmint\nID_LIKE="ubuntu debian"\nVERSION_CODENAME=wilma\nUBUNTU_CODENAME=noble\n', [], "Ubuntu noble: the pinned versions are Debian bookworm's"],
   ])("%s: Debian bookworm's deb-src entry, signed by Debian's keyring, then apt-get source of each pinned version", (_, osRelease, args, says) => {
     const run = dryRun(osRelease, args);
     expect(run.stderr).toBe("");
