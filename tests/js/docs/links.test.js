@@ -31,17 +31,42 @@ function proseLines(text) {
   return out;
 }
 
-// A line without its code spans (a link inside one is code, not a link).
-const withoutCode = (line) => line.replace(/(`+)[\s\S]*?\1/g, "");
+// The paragraphs of a file outside fenced code blocks (a link's text may
+// wrap onto the next line), each with the number of its first line.
+function proseParagraphs(text) {
+  const out = [];
+  let last = -1;
+  for (const { line, number } of proseLines(text)) {
+    if (line.trim() === "") {
+      last = -1;
+    } else if (last === number - 1 && out.length) {
+      out[out.length - 1].text += `\n${line}`;
+      last = number;
+    } else {
+      out.push({ text: line, number });
+      last = number;
+    }
+  }
+  return out;
+}
+
+// Text without its code spans (a link inside one is code, not a link),
+// its line breaks kept.
+const withoutCode = (text) => text.replace(/(`+)[\s\S]*?\1/g, (span) => span.replace(/[^\n]/g, ""));
 
 // Inline links and images, [text](target "title") and ![alt](target), and
-// reference definitions, [label]: target. Returns the targets.
-function linkTargets(line) {
-  const prose = withoutCode(line);
+// reference definitions, [label]: target: each target with its line
+// within `text` (0 for the first).
+function linkTargets(text) {
+  const prose = withoutCode(text);
+  const lineOf = (index) => prose.slice(0, index).split("\n").length - 1;
   const targets = [];
-  for (const m of prose.matchAll(/!?\[(?:[^\][]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1]);
-  const definition = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/.exec(prose);
-  if (definition) targets.push(definition[1]);
+  for (const m of prose.matchAll(/!?\[(?:[^\][]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    targets.push({ target: m[1], line: lineOf(m.index) });
+  }
+  for (const m of prose.matchAll(/^ {0,3}\[[^\]]+\]:[ \t]*<?(\S+?)>?(?:[ \t]+"[^"]*")?[ \t]*$/gm)) {
+    targets.push({ target: m[1], line: lineOf(m.index) });
+  }
   return targets;
 }
 
@@ -109,10 +134,10 @@ function problemOf(root, file, target, read = (p) => readFileSync(p, "utf8")) {
 /** Every broken link of the Markdown file `file`: "file:line: problem". */
 function brokenLinks(root, file, read = (p) => readFileSync(p, "utf8")) {
   const problems = [];
-  for (const { line, number } of proseLines(read(file))) {
-    for (const target of linkTargets(line)) {
+  for (const { text, number } of proseParagraphs(read(file))) {
+    for (const { target, line } of linkTargets(text)) {
       const problem = problemOf(root, file, target, read);
-      if (problem) problems.push(`${relative(root, file)}:${number}: ${problem}`);
+      if (problem) problems.push(`${relative(root, file)}:${number + line}: ${problem}`);
     }
   }
   return problems;
@@ -149,6 +174,10 @@ describe("the checker", () => {
         "[in a block](missing.md)",
         "```",
         "[ref]: docs/missing.md",
+        "",
+        "a [link whose text",
+        "wraps](docs/gone.md) and `a span",
+        "over two lines [x](nowhere.md)`",
       ].join("\n"));
       writeFileSync(join(root, "docs/a.md"), "# Part one\n[up](../README.md#usage) [out](../../outside.md)\n");
       expect(brokenLinks(root, join(root, "README.md"))).toEqual([
@@ -158,6 +187,7 @@ describe("the checker", () => {
         "README.md:5: https://nohost: no host",
         "README.md:5: ftp://example.com: a scheme other than http(s)",
         "README.md:10: docs/missing.md: no file docs/missing.md",
+        "README.md:12: docs/gone.md: no file docs/gone.md",
       ]);
       expect(brokenLinks(root, join(root, "docs/a.md"))).toEqual(["docs/a.md:2: ../../outside.md: outside the repository"]);
     } finally {
@@ -172,7 +202,7 @@ test("the pages checked are README.md, CHANGELOG.md and every page under docs/",
   const names = FILES.map((f) => relative(ROOT, f));
   expect(names).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "docs/read.md", "docs/troubleshooting.md", "docs/recipes/viv.md"]));
   // and the checker sees their links: relative ones, with anchors, and external
-  const targets = FILES.flatMap((f) => proseLines(readFileSync(f, "utf8")).flatMap(({ line }) => linkTargets(line)));
+  const targets = FILES.flatMap((f) => proseParagraphs(readFileSync(f, "utf8")).flatMap(({ text }) => linkTargets(text).map((t) => t.target)));
   expect(targets.filter((t) => !/^https?:/.test(t)).length).toBeGreaterThan(50);
   expect(targets.filter((t) => /^[^:]*#/.test(t)).length).toBeGreaterThan(10);
   expect(targets.filter((t) => /^https:/.test(t)).length).toBeGreaterThan(2);
