@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
-import { createReadPool, PackBitsCodec, read, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
+import { createReadPool, diagnostics, PackBitsCodec, read, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
 import { decodePeers, widenPeers } from "../bench/peers.mjs";
 import { sideBySide, sideBySideAsync } from "../bench/timing.mjs";
 import {
@@ -156,6 +156,10 @@ async function compressedReads(dir, plain) {
     };
     let ok = true;
     for (const run of Object.values(reads)) ok &&= sameAll((await run()).data, expected);
+    // The chunks read() decompressed in wasm, its chain run there.
+    const before = diagnostics().reads().decompressed;
+    await reads.read();
+    const inWasm = diagnostics().reads().decompressed - before;
     const best = await sideBySideAsync(reads, 5);
     const pauses = {};
     for (const key of ["read", "pool2"]) {
@@ -167,7 +171,7 @@ async function compressedReads(dir, plain) {
       `${(stored / 2 ** 20).toFixed(1)} MiB stored vs ${(expected.byteLength / 2 ** 20).toFixed(1)} MiB (${compared(stored, expected.byteLength)}), ` +
       `values verified by each read below: ${ok ? `all ${expected.length}` : "MISMATCH"}`);
     console.log(`  zarrita alone (its own zstd, numcodecs.js) ${ms(best.zarrita)}; registered: zarr.get ${ms(best.get)} (${against(best.zarrita, best.get)}), ` +
-      `read ${ms(best.read)} (${against(best.zarrita, best.read)})`);
+      `read ${ms(best.read)} (${against(best.zarrita, best.read)}; its ${inWasm} chunks decompressed in wasm)`);
     console.log(`  read on this thread ${ms(best.read)}; through a read pool of 1 worker ${ms(best.pool1)} (${against(best.read, best.pool1)}), ` +
       `of 2 workers ${ms(best.pool2)} (${against(best.read, best.pool2)}); ` +
       `this thread's longest pause during a read: ${ms(pauses.read)} on it, ${ms(pauses.pool2)} with 2 workers`);

@@ -31,7 +31,8 @@ test("npm run demo's script verifies every value and reports sizes and speed", (
   // the compressed image: 2048x2048 uint16 is 8 MiB in (2048 / 256)^2 = 64 chunks
   expect(out).toMatch(/compressed: a 2048x2048 uint16 image in 256x256 chunks \(64\), zstd level 3, written by zarrita alone: [\d.]+ MiB stored vs 8\.0 MiB \([\d.]+x smaller\), values verified by each read below: all 4194304\n/);
   const times = "[\\d.]+ ms \\([\\d.]+x (?:faster|slower)\\)";
-  expect(out).toMatch(new RegExp(`  zarrita alone \\(its own zstd, numcodecs\\.js\\) [\\d.]+ ms; registered: zarr\\.get ${times}, read ${times}\n`));
+  expect(out).toMatch(new RegExp(`  zarrita alone \\(its own zstd, numcodecs\\.js\\) [\\d.]+ ms; registered: zarr\\.get ${times}, ` +
+    "read [\\d.]+ ms \\([\\d.]+x (?:faster|slower); its 64 chunks decompressed in wasm\\)\n"));
   expect(out).toMatch(new RegExp(`  read on this thread [\\d.]+ ms; through a read pool of 1 worker ${times}, of 2 workers ${times}; ` +
     "this thread's longest pause during a read: [\\d.]+ ms on it, [\\d.]+ ms with 2 workers\n"));
   expect(out).toContain("a pool pays where a read has many chunks that each cost a decode (zstd, gzip), and it keeps this thread free;\n" +
