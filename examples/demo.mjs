@@ -6,22 +6,24 @@
 // into fields by structFields), verifies every value against the
 // generator's formulas, reports sizes, each read's time beside zarr.get's
 // and decode speed against tuned JavaScript, and removes the folder again,
-// also when something fails. The image is read again through a read pool
-// (createReadPool: the chunks decoded by worker threads), beside the read
-// on this thread.
+// also when something fails.
+//
+// Then compressed chunks: a larger image that zarrita alone writes with
+// zstd (its own codec, numcodecs.js), read by zarrita alone, by zarr.get
+// with the package registered and by read(), and by read() on this thread
+// beside read pools of 1 and 2 workers (createReadPool: the chunks decoded
+// by worker threads), with how long each keeps this thread busy.
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
-import { createReadPool, PackBitsCodec, read, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
+import { createReadPool, diagnostics, PackBitsCodec, read, register, storedDataType, structFields, widenToFloat32, withDataTypes } from "../js/index.js";
 import { decodePeers, widenPeers } from "../bench/peers.mjs";
-import { sideBySide } from "../bench/timing.mjs";
+import { sideBySide, sideBySideAsync } from "../bench/timing.mjs";
 import {
   ARRAYS, CHUNKS, DETECTION_FIELDS, LABELS, makeActivations, makeDetections, makeImage, makeMask, makeWeights, SHAPE, writeSampleStore,
 } from "./sample-store.mjs";
-
-register(zarr.registry);
 
 function bytesUnder(dir) {
   let total = 0;
@@ -35,6 +37,15 @@ function bytesUnder(dir) {
 
 // KiB where it is many, bytes where a KiB would round most of it away.
 const size = (bytes) => (bytes >= 10240 ? `${(bytes / 1024).toFixed(0)} KiB` : `${bytes} B`).padStart(8);
+
+// How the stored bytes compare with the values as presented.
+function compared(stored, presented) {
+  if (stored === presented) return "the same size";
+  return stored < presented ? `${(presented / stored).toFixed(2)}x smaller` : `${(stored / presented).toFixed(2)}x larger`;
+}
+
+// A time against the one it is compared with: "2.3x faster", "1.4x slower".
+const against = (base, time) => (time <= base ? `${(base / time).toFixed(1)}x faster` : `${(time / base).toFixed(1)}x slower`);
 
 // Equal values, NaN included; -0 and 0 told apart.
 const same = (a, b) => Object.is(a, b) || a === b && (a !== 0 || 1 / a === 1 / b);
@@ -79,9 +90,106 @@ async function readTimes(arr) {
 
 const ms = (v) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
 
+// ---- compressed chunks -------------------------------------------------------
+
+// A 12-bit image as the sample's, 16 times as large, in 64 chunks of zstd
+// level 3: enough chunks, each costing a decode, for a pool to matter.
+const COMPRESSED = {
+  name: "compressed",
+  shape: [2048, 2048],
+  chunks: [256, 256],
+  codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3, checksum: false } }],
+};
+
+/**
+ * Writes the compressed image with zarrita alone (call before register()).
+ * Returns the array zarrita wrote it through, which keeps zarrita's own
+ * zstd for its reads too: zarrita loads an array's codecs once, on first use.
+ */
+async function writeCompressedImage(store) {
+  const { name, shape, chunks, codecs } = COMPRESSED;
+  const arr = await zarr.create(zarr.root(store).resolve(name), { shape, chunkShape: chunks, dtype: "uint16", codecs, fillValue: 0 });
+  await zarr.set(arr, null, { data: makeImage(shape), shape, stride: [shape[1], 1] });
+  return arr;
+}
+
+// The longest this thread went without running a 1 ms timer during `run`.
+async function longestPause(run) {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    await run();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(longest, performance.now() - last);
+}
+
+const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+
+/**
+ * The compressed image read by zarrita alone (`plain`), by zarr.get with
+ * the package registered and by read(), then by read() on this thread and
+ * through read pools of 1 and 2 workers. Returns whether every read gave
+ * the generator's values.
+ */
+async function compressedReads(dir, plain) {
+  const { name, shape, chunks } = COMPRESSED;
+  const arr = await zarr.open.v3(zarr.root(new FileSystemStore(dir)).resolve(name), { kind: "array" });
+  const expected = makeImage(shape);
+  const stored = bytesUnder(join(dir, name));
+  const count = (shape[0] / chunks[0]) * (shape[1] / chunks[1]);
+  // The default pool only tells its size: its workers start with a first read.
+  const pools = { 1: createReadPool({ workers: 1 }), 2: createReadPool({ workers: 2 }), default: createReadPool() };
+  try {
+    const reads = {
+      zarrita: () => zarr.get(plain),
+      get: () => zarr.get(arr),
+      read: () => read(arr),
+      pool1: () => read(arr, null, { pool: pools[1] }),
+      pool2: () => read(arr, null, { pool: pools[2] }),
+    };
+    let ok = true;
+    for (const run of Object.values(reads)) ok &&= sameAll((await run()).data, expected);
+    // The chunks read() decompressed in wasm, its chain run there.
+    const before = diagnostics().reads().decompressed;
+    await reads.read();
+    const inWasm = diagnostics().reads().decompressed - before;
+    const best = await sideBySideAsync(reads, 5);
+    const pauses = {};
+    for (const key of ["read", "pool2"]) {
+      const each = [];
+      for (let i = 0; i < 3; i++) each.push(await longestPause(reads[key]));
+      pauses[key] = median(each);
+    }
+    console.log(`compressed: a ${shape.join("x")} uint16 image in ${chunks.join("x")} chunks (${count}), zstd level 3, written by zarrita alone: ` +
+      `${(stored / 2 ** 20).toFixed(1)} MiB stored vs ${(expected.byteLength / 2 ** 20).toFixed(1)} MiB (${compared(stored, expected.byteLength)}), ` +
+      `values verified by each read below: ${ok ? `all ${expected.length}` : "MISMATCH"}`);
+    console.log(`  zarrita alone (its own zstd, numcodecs.js) ${ms(best.zarrita)}; registered: zarr.get ${ms(best.get)} (${against(best.zarrita, best.get)}), ` +
+      `read ${ms(best.read)} (${against(best.zarrita, best.read)}; its ${inWasm} chunks decompressed in wasm)`);
+    console.log(`  read on this thread ${ms(best.read)}; through a read pool of 1 worker ${ms(best.pool1)} (${against(best.read, best.pool1)}), ` +
+      `of 2 workers ${ms(best.pool2)} (${against(best.read, best.pool2)}); ` +
+      `this thread's longest pause during a read: ${ms(pauses.read)} on it, ${ms(pauses.pool2)} with 2 workers`);
+    console.log("  a pool pays where a read has many chunks that each cost a decode (zstd, gzip), and it keeps this thread free;");
+    console.log(`  createReadPool() starts the cores less one (${pools.default.workers} here): on 2 cores that is one worker, ` +
+      "which decodes no faster than this thread and adds a copy each way");
+    return ok;
+  } finally {
+    await Promise.all(Object.values(pools).map((pool) => pool.close()));
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-demo-"));
 try {
   const store = new FileSystemStore(dir);
+  // zarrita alone first: the compressed image, with zarrita's own zstd.
+  const plainCompressed = await writeCompressedImage(store);
+  register(zarr.registry);
   const written = await writeSampleStore(store);
   // Through withDataTypes zarrita opens every type; the types it reads
   // itself (uint16, bool) pass through untouched.
@@ -109,32 +217,11 @@ try {
       : result.data.byteLength ?? result.data.length;
     const codec = ARRAYS[name].codecs[0];
     console.log(`  ${name.padEnd(11)} ${type.padEnd(29)} ${`${codec.name} ${JSON.stringify(codec.configuration)}`.padEnd(25)} ` +
-      `${size(packed)} stored vs ${size(presented)} as ${arr.dtype} (${(packed / presented * 100).toFixed(1)}%), ` +
+      `${size(packed)} stored vs ${size(presented)} as ${arr.dtype} (${compared(packed, presented)}), ` +
       `values verified: ${ok ? `all ${count}` : "MISMATCH"}; read ${ms(times.read)} (zarr.get ${ms(times.get)})`);
   }
 
-  // The image again through a read pool: chunks fetched here, decoded by
-  // two worker threads, the same values.
-  const pool = createReadPool({ workers: 2 });
-  try {
-    const image = await zarr.open.v3(zarr.root(typed).resolve("image"), { kind: "array" });
-    const pooled = await read(image, null, { pool });
-    const ok = sameAll(pooled.data, makeImage());
-    allVerified &&= ok;
-    const best = { inThread: Infinity, pooled: Infinity };
-    for (let round = 0; round < 7; round++) {
-      for (const name of round % 2 ? ["pooled", "inThread"] : ["inThread", "pooled"]) {
-        const t0 = performance.now();
-        await read(image, null, name === "pooled" ? { pool } : {});
-        best[name] = Math.min(best[name], performance.now() - t0);
-      }
-    }
-    const { chunks, perWorker } = pool.stats();
-    console.log(`  image through a read pool of 2 workers: values verified: ${ok ? `all ${pooled.data.length}` : "MISMATCH"}; ` +
-      `read ${ms(best.inThread)} on this thread, ${ms(best.pooled)} pooled (${chunks} chunks decoded by the workers: ${perWorker.join(" + ")})`);
-  } finally {
-    await pool.close();
-  }
+  allVerified &&= await compressedReads(dir, plainCompressed);
 
   // Decode speed on one chunk of each kind, against tuned JavaScript (lookup
   // tables and 32-bit words: the benchmark's peers, checked there).
@@ -153,7 +240,8 @@ try {
     console.log(`  decode a ${CHUNKS.join("x")} ${label}: wasm ${(wasm / 1000).toFixed(1)} us (${(bytes / wasm).toFixed(2)} GB/s), ` +
       `tuned JS ${(js / 1000).toFixed(1)} us: ${(js / wasm).toFixed(1)}x`);
   }
-  console.log("  (reads: best of 7 alternating rounds, from the folder; decodes: best of 15 interleaved rounds; `npm run bench` measures every case and size)");
+  console.log("  (reads: best of 7 alternating rounds, compressed best of 5, from the folder; pauses: median of 3 reads; decodes: best of 15 interleaved rounds; " +
+    "`npm run bench` measures every case and size)");
   console.log("viewer: `npm run viewer` serves examples/viewer/ and prints its URL (any array of the store, e.g. ?array=weights or ?array=detections)");
   if (!allVerified) process.exitCode = 1;
 } finally {

@@ -347,8 +347,13 @@ export function createReadPool(options) {
     inThreadChunks,
   };
 
+  // Closing is for good: the message says what reads again.
   function poolClosed() {
-    return new ZarrCodecError("WORKER_FAILED", "read: the read pool was closed");
+    return new ZarrCodecError(
+      "WORKER_FAILED",
+      "read: the read pool was closed: make a new one with createReadPool() for later reads, " +
+        "or leave out the pool option to read on the calling thread",
+    );
   }
 
   return {

@@ -40,7 +40,7 @@ const spansOf = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 // prints what was thrown: { name, message, code, cause } or "ok".
 const SCRIPT = `
 import FileSystemStore from "@zarrita/storage/fs";
-import { read, register, withDataTypes, PackBitsCodec } from "zarr-codecs-wasm";
+import { createReadPool, read, register, withDataTypes, PackBitsCodec } from "zarr-codecs-wasm";
 const zarr = await import(process.env.ZARRITA);
 const dir = process.env.SAMPLE;
 const results = {};
@@ -97,6 +97,10 @@ await attempt("zarr.set of int4 9", () => zarr.set(weights, null, 9));
 // A page without cross-origin isolation has no SharedArrayBuffer.
 delete globalThis.SharedArrayBuffer;
 await attempt("new BoolArray([...]) without SharedArrayBuffer", () => new zarr.BoolArray([true, false]));
+// A read with a pool that was closed.
+const closed = createReadPool({ workers: 1 });
+await closed.close();
+await attempt("a read with a closed pool", async () => read(await zarr.open(at(new FileSystemStore(dir), "image"), { kind: "array" }), null, { pool: closed }));
 process.stdout.write(JSON.stringify(results));
 `;
 
@@ -126,6 +130,7 @@ const ERRORS = {
   "a typo in the path, zarrita alone": (v) => (v === ZARRITA_07 ? "NotFoundError: Not found: v3 array or group" : "NodeNotFoundError: Node not found: v3 array or group"),
   "an unknown codec, through read": () => "UNKNOWN_CODEC",
   "new BoolArray([...]) without SharedArrayBuffer": (v) => (v === ZARRITA_07 ? "SharedArrayBuffer is not defined" : "ok"),
+  "a read with a closed pool": () => "WORKER_FAILED",
 };
 
 /** Whether what was thrown is what `span` shows. */

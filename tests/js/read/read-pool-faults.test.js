@@ -226,6 +226,10 @@ describe("options", () => {
     expect(createReadPool().workers).toBeGreaterThanOrEqual(1);
   });
 
+  // A closed pool stays closed: the message says what reads again.
+  const CLOSED = "read: the read pool was closed: make a new one with createReadPool() for later reads, " +
+    "or leave out the pool option to read on the calling thread";
+
   test("a closed pool: reads under way and later ones fail with WORKER_FAILED", async () => {
     const own = createReadPool({ workers: 1, inThreadChunks: 0 });
     const arr = await arrayOf(packed());
@@ -233,7 +237,7 @@ describe("options", () => {
     await sleep(0);
     await own.close();
     expect(await under).toMatchObject({ code: "WORKER_FAILED", message: "read: the read pool was closed while this read used it" });
-    await expect(read(arr, null, { pool: own })).rejects.toMatchObject({ code: "WORKER_FAILED", message: "read: the read pool was closed" });
+    await expect(read(arr, null, { pool: own })).rejects.toMatchObject({ code: "WORKER_FAILED", message: CLOSED });
   });
 
   test("a closed pool refuses the small reads it would have left to the calling thread, and one value", async () => {
@@ -245,8 +249,17 @@ describe("options", () => {
     expect(difference(tiled, await zarr.get(arr, tile))).toBe("");
     await own.close();
     for (const selection of [tile, [3, 5]]) {
-      await expect(read(arr, selection, { pool: own })).rejects.toMatchObject({ code: "WORKER_FAILED", message: "read: the read pool was closed" });
+      await expect(read(arr, selection, { pool: own })).rejects.toMatchObject({ code: "WORKER_FAILED", message: CLOSED });
     }
+    // and what the message offers reads: a new pool, or no pool
+    const fresh = createReadPool({ workers: 1, inThreadChunks: 0 });
+    try {
+      expect(difference(await read(arr, null, { pool: fresh }), await zarr.get(arr))).toBe("");
+      expect(fresh.stats().inThread).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+    expect(difference(await read(arr, tile), await zarr.get(arr, tile))).toBe("");
   });
 });
 
