@@ -9,7 +9,7 @@
 // caller's createQueue), and placed as they arrive. What read does not
 // decode itself goes through zarrita's own getChunk and is placed the same
 // way, so read reads every array zarr.get reads.
-import { describe, messageOf, ZarrCodecError } from "../errors.js";
+import { arrayName, describe, messageOf, ZarrCodecError } from "../errors.js";
 import { FILLS_MISSING } from "../data-types/array-extension.js";
 import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
@@ -192,7 +192,7 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, p
     try {
       return await plan.za.getChunk(c.coords, { signal });
     } catch (error) {
-      throw withCodecContext(error, "read", arr.path);
+      throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
     }
   };
   for (const c of chunks) {
@@ -364,6 +364,10 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
   }
 
   function place(c, band) {
+    if (c.reopening) {
+      c.reopening.push(band);
+      return;
+    }
     // Messages name the chunk; its key is made only for one.
     const where = () => chunkWhere(arr, za, c.coords);
     try {
@@ -381,6 +385,10 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
         copyInPlace(module, bytes, placement(c, band, order && order.length ? order : null), band.at, where);
       }
     } catch (error) {
+      if (c.kind === "decoded" && decoder.reopen && error?.code === "UNSUPPORTED_CODEC") {
+        reopen(c, band, error);
+        return;
+      }
       throw withWhere(error, where());
     }
     band.chunksLeft -= 1;
@@ -388,6 +396,29 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
       c.opened = undefined;
       progress?.(c, null);
     }
+  }
+
+  // A frame the wasm chain refused as one it does not take (snappy inside
+  // blosc) is decoded again, asynchronously, by the compressor register()
+  // replaced (chunk-decoder.js), then placed into each band that reached
+  // for it meanwhile. Nothing of it was placed: the chain decodes a frame
+  // before it places any of it.
+  const reopenings = new Set();
+  function reopen(c, band, refusal) {
+    c.reopening = [band];
+    const task = (async () => {
+      const opened = await decoder.reopen(c.opened, refusal);
+      if (failed) return;
+      signal?.throwIfAborted();
+      const waiting = c.reopening;
+      c.opened = opened;
+      c.reopening = undefined;
+      for (const b of waiting) place(c, b);
+      pump();
+    })()
+      .catch((error) => setFailed(withWhere(error, chunkWhere(arr, za, c.coords))))
+      .finally(() => reopenings.delete(task));
+    reopenings.add(task);
   }
 
   // Bands that are complete are copied out and freed; then as many as
@@ -454,7 +485,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
             try {
               c.opened = await za.decode(bytes);
             } catch (error) {
-              throw withCodecContext(error, "read", arr.path);
+              throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
             }
             c.kind = "zarrita";
           }
@@ -462,7 +493,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
           try {
             c.opened = await za.getChunk(c.coords, { signal });
           } catch (error) {
-            throw withCodecContext(error, "read", arr.path);
+            throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
           }
           c.kind = "zarrita";
         }
@@ -477,6 +508,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
   try {
     pump(); // the first bands come alive before any chunk arrives
     await Promise.race([queue.onIdle(), failure]);
+    while (reopenings.size > 0 && !failed) await Promise.race([Promise.all(reopenings), failure]);
     if (failed) throw failed.error;
     signal?.throwIfAborted();
   } catch (error) {
