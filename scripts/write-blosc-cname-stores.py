@@ -15,12 +15,15 @@ three of the four chunks are partial edge chunks:
   blosc_<cname>_f8   float64, bit shuffle
   zstd_u2            numcodecs' Zstd (level 3), for frames the test
                      rewrites as ones that need a dictionary
+and OUT_DIR/cnames.n5, by zarr-python 2's N5Store: blosc_snappy_u2, the
+same values as the v2 array of that name (N5 lists the axes reversed).
 OUT_DIR/expected.json holds, per array, numpy's values (little-endian
 bytes, hex) and the flags byte of each chunk's blosc header (byte 2).
 """
 import json
 import os
 import sys
+import warnings
 
 import numcodecs
 import numpy as np
@@ -58,6 +61,12 @@ def main(out):
                     with open(os.path.join(out, "cnames.zarr", name, key), "rb") as f:
                         flags[key] = f.read()[2]
             expected[name] = {"hex": data.astype(dtype).tobytes().hex(), "flags": flags}
+    # N5Store warns that not every N5 library reads blosc.
+    warnings.simplefilter("ignore", RuntimeWarning)
+    n5 = zarr.group(store=zarr.N5Store(os.path.join(out, "cnames.n5")), overwrite=True)
+    z = n5.create_dataset("blosc_snappy_u2", shape=SHAPE, chunks=CHUNKS, dtype="<u2",
+                          compressor=numcodecs.Blosc(cname="snappy", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE), fill_value=0)
+    z[...] = np.frombuffer(bytes.fromhex(expected["blosc_snappy_u2"]["hex"]), "<u2").reshape(SHAPE)
     data = values("<u2", seed)
     z = root.create_dataset("zstd_u2", shape=SHAPE, chunks=CHUNKS, dtype="<u2", compressor=numcodecs.Zstd(level=3), fill_value=0)
     z[...] = data

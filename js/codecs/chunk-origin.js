@@ -5,19 +5,23 @@
 // key of each chunk they return; the compressors name it in their errors.
 // Noted in a WeakMap, by the bytes' identity: the store's bytes are not
 // touched, and a note goes with them. One array of bytes a store returned
-// under two keys names neither.
+// under two keys names neither. A chunk is named by its key and where the
+// store is ("/a/c/0/1 of https://example.com/data.zarr/").
+import { storePlace } from "../errors.js";
 
 const keys = new WeakMap(); // Uint8Array -> key, or AMBIGUOUS
 const AMBIGUOUS = Symbol("returned under several keys");
 
-/** Notes that `bytes` (what a store returned) is the chunk at `key`. */
-export function noteChunk(bytes, key) {
+/** Notes that `bytes` (what `store` returned) is the chunk at `key`. */
+export function noteChunk(bytes, key, store) {
   if (!(bytes instanceof Uint8Array) || typeof key !== "string") return;
+  const place = storePlace(store);
+  const name = place === undefined ? key : `${key} of ${place}`;
   const had = keys.get(bytes);
-  keys.set(bytes, had === undefined || had === key ? key : AMBIGUOUS);
+  keys.set(bytes, had === undefined || had === name ? name : AMBIGUOUS);
 }
 
-/** The key of the chunk `bytes` is, where a store wrapper noted one. */
+/** The name of the chunk `bytes` is, where a store wrapper noted one. */
 export function chunkKeyOf(bytes) {
   const key = bytes !== null && typeof bytes === "object" ? keys.get(bytes) : undefined;
   return typeof key === "string" ? key : undefined;

@@ -16,6 +16,7 @@ import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
 import { wasm } from "../wasm/load.js";
 import { decodedSizeOf, elementBytesOf } from "./decoded-size.js";
 import { compressWith } from "./encoder-module.js";
+import { handover } from "./handover.js";
 import { decodeReplaced } from "./replaced-codecs.js";
 import { decompressBounded, decompressExact, MAX_UNKNOWN_BYTES } from "./wasm-decompress.js";
 
@@ -109,13 +110,15 @@ export class CompressorCodec {
    */
   async [DECODE_REPLACED](input, refusal) {
     const name = this.#compression.name;
-    const { bytes, tried } = await decodeReplaced(name, this.#configuration, this.#meta, input);
-    if (bytes) {
-      if (this.#decodedSize !== undefined && bytes.byteLength !== this.#decodedSize) {
-        throw this.#naming(new ZarrCodecError("LENGTH_MISMATCH", `${name}: the codec register() replaced decoded the frame to ${bytes.byteLength} bytes, the chunk has ${this.#decodedSize}`), input);
-      }
-      return bytes;
+    const bytes = bytesOf(name, "decode input", input);
+    const { refused, size } = handover(name, bytes);
+    if (refused) {
+      const cause = refused.code === refusal.code ? refusal.cause : refusal;
+      throw this.#naming(new ZarrCodecError(refused.code, `${refusal.message}; ${refused.message}`, cause ? { cause } : undefined), input);
     }
+    const expected = this.#decodedSize ?? size;
+    const { bytes: decoded, tried } = await decodeReplaced(name, this.#configuration, this.#meta, bytes, expected);
+    if (decoded) return decoded;
     const others = tried.length === 0
       ? `no ${name} codec that register() replaced is kept to try it (register() found none in the registry)`
       : `the ${name} codec register() replaced (zarrita's own) cannot read it either: ${tried.join("; ")}`;

@@ -5,7 +5,7 @@
 // registering never makes zarrita read less. They load only when such a
 // frame arrives. Kept per compression, every registry's, first registered
 // first: a frame is the same frame to each of them.
-import { messageOf } from "../errors.js";
+import { describe, messageOf } from "../errors.js";
 import { compressionNamed } from "./kinds.js";
 
 const replaced = new Map(); // compression name -> loaders
@@ -22,19 +22,21 @@ export function keepReplaced(name, loader) {
 /**
  * `input` decoded by the first replaced codec of `name` ("blosc") that
  * decodes it, each made as zarrita makes it (fromConfig(configuration,
- * meta)). Returns { bytes } or, where none could, { tried }: what each
- * said (empty where none was kept).
+ * meta)), to `size` bytes where that is known. Returns { bytes } or,
+ * where none could, { tried }: what each said (empty where none was kept).
  */
-export async function decodeReplaced(name, configuration, meta, input) {
+export async function decodeReplaced(name, configuration, meta, input, size) {
   const tried = [];
   for (const load of replaced.get(name) ?? []) {
     try {
       const Codec = await load();
       const codec = Codec.fromConfig(configuration, meta);
-      const bytes = await codec.decode(input);
-      if (bytes instanceof Uint8Array) return { bytes };
-      if (ArrayBuffer.isView(bytes)) return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
-      tried.push(`it returned ${messageOf(bytes)}, not bytes`);
+      // A copy: a codec may keep or change what it is given.
+      const decoded = await codec.decode(input.slice());
+      const bytes = decoded instanceof Uint8Array ? decoded : ArrayBuffer.isView(decoded) ? new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength) : undefined;
+      if (bytes === undefined) tried.push(`it returned ${describe(decoded)}, not bytes`);
+      else if (size !== undefined && bytes.byteLength !== size) tried.push(`it decoded ${bytes.byteLength} bytes, the chunk has ${size}`);
+      else return { bytes };
     } catch (error) {
       tried.push(messageOf(error));
     }

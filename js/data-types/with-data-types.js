@@ -330,7 +330,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
       else nodes.found(key);
     } else {
       // A chunk: the codecs name it in their errors (zarr.get gives them its bytes alone).
-      if (bytes instanceof Uint8Array) noteChunk(bytes, locate(key)?.storedKey ?? key);
+      if (bytes instanceof Uint8Array) noteChunk(bytes, locate(key)?.storedKey ?? key, store);
     }
     return bytes;
   }
@@ -362,7 +362,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (index && isIndexRequest(index, range)) {
       checkShardIndex(index, bytes, at.storedKey, at.path, at.p.objectFill?.shown ?? at.p.fillBeyondZarrita, Boolean(at.p.objectFill));
     }
-    noteChunk(bytes, `${at ? at.storedKey : key} ${rangeText(range)}`);
+    noteChunk(bytes, `${at ? at.storedKey : key} ${rangeText(range)}`, store);
     return bytes;
   }
 

@@ -96,7 +96,7 @@ export function withN5(store, options) {
     const bytes = await store.get(stored, opts);
     if (bytes instanceof Uint8Array && !key.endsWith(".json")) {
       Object.defineProperty(bytes, N5_BLOCK, { value: { key: stored }, configurable: true });
-      noteChunk(bytes, stored);
+      noteChunk(bytes, stored, store);
     }
     return bytes;
   }

@@ -15,7 +15,7 @@ import { BytesCodec } from "../codecs/bytes.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { coreOf } from "../codecs/wasm-codec.js";
 import { ZarrCodecError, describe as describeValue } from "../errors.js";
-import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK } from "../n5/n5-default-codec.js";
+import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK, REOPEN_BLOCK } from "../n5/n5-default-codec.js";
 import { ByteStringCodec } from "../data-types/byte-string-codec.js";
 import { FortranChunks } from "../data-types/fortran-chunks.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
@@ -163,11 +163,11 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
   const compressors = await bytesCodecs(chain, meta, registries);
   if (!compressors) return { unsupported: "a bytes -> bytes codec in no registry register() extended" };
   const decompress = async (stored) => {
-    let bytes = unnoted(stored);
+    let bytes = stored;
     for (let i = compressors.length - 1; i >= 0; i--) {
       const { name, codec } = compressors[i];
       try {
-        bytes = asBytes(await codec.decode(bytes), name);
+        bytes = asBytes(await codec.decode(i === compressors.length - 1 ? unnoted(bytes) : bytes), name);
       } catch (cause) {
         if (cause instanceof ZarrCodecError) throw cause;
         throw new ZarrCodecError("CODEC_FAILED", `read: the ${name} codec failed: ${cause?.message ?? describeValue(cause)}`, { cause });
@@ -184,6 +184,7 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
       kind: "n5",
       bytesCodecs: compressors,
       open: async (bytes) => n5[OPEN_BLOCK](await decompress(bytes)),
+      reopen: (block, refusal) => n5[REOPEN_BLOCK](block, refusal),
       place: (block, desc, band) => n5[PLACE_BLOCK](block, desc, band),
     };
   }

@@ -7,7 +7,8 @@
 // snappy's chunks (snappy frames, or memcpyed where snappy did not shrink
 // them) go to the blosc codec register() replaced (numcodecs.js's), as the
 // package's decoders have no snappy; read's chain in wasm hands them over
-// chunk by chunk. A frame neither can take (zstd that needs a dictionary)
+// chunk by chunk; N5 blocks of blosc with snappy inside (withN5) as well.
+// A frame neither can take (zstd that needs a dictionary)
 // is UNSUPPORTED_CODEC, naming the chunk and register's
 // { compressors: false }.
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
@@ -16,7 +17,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
-import { read, ready, register, withDataTypes, ZarrCodecError } from "../../../js/index.js";
+import { read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
 import { BloscCodec } from "../../../js/compressors/codecs.js";
 import { ROOT } from "../support/browser.js";
 import { packageErrorOf } from "../support/compressed-fixtures.js";
@@ -155,6 +156,14 @@ describe.each(ZARRITAS)("zarrita %s with register(zarr.registry)", (_v, zarr) =>
 
   test("through withDataTypes as well", async () => {
     expect(await readAll(zarr, withDataTypes(store))).toEqual(numpys());
+  });
+
+  test("N5 blocks of blosc with snappy inside (zarr-python 2's N5Store): zarr.get and read through withN5 equal numpy's", async () => {
+    const folder = join(dir, "cnames.n5", "blosc_snappy_u2");
+    // After N5's block header (4 + 4 * 2 bytes), blosc's: snappy inside.
+    expect(readdirSync(join(folder, "0")).some((b) => readFileSync(join(folder, "0", b))[12 + 2] >> 5 === 2)).toBe(true);
+    const arr = await zarr.open(zarr.root(withN5(new FileSystemStore(join(dir, "cnames.n5")))).resolve("blosc_snappy_u2"), { kind: "array" });
+    expect([hex((await zarr.get(arr)).data), hex((await read(arr)).data)]).toEqual([expected.blosc_snappy_u2.hex, expected.blosc_snappy_u2.hex]);
   });
 
   test("a zstd frame that needs a dictionary, which numcodecs.js cannot read either: UNSUPPORTED_CODEC naming the chunk and { compressors: false }", async () => {
