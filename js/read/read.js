@@ -114,13 +114,36 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   // single value always decodes here.
   const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
-  if (described) await placePooled({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
+  if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   else if (!(await placeDirectly(arr, plan, region, chunks, out, queue, signal, fetch, progress))) {
     await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   }
   if (!scalar) return result;
   return typeof out.get === "function" ? out.get(0) : out[0];
+}
+
+// A pooled read; where a worker meets a frame only the compressor
+// register() replaced reads (snappy inside blosc: workers have the
+// package's codecs alone), the read again on this thread, whose decoder
+// hands such frames over (chunk-decoder.js), and this array's later pooled
+// reads too. A chunk's progress is reported once.
+async function placePooledOrHere(job) {
+  const { plan, progress } = job;
+  const reported = new Set();
+  const once = progress && ((c, worker) => {
+    if (reported.has(c)) return;
+    reported.add(c);
+    progress(c, worker);
+  });
+  try {
+    await placePooled({ ...job, progress: once });
+  } catch (error) {
+    if (error?.code !== "UNSUPPORTED_CODEC" || !plan.decoder?.reopen) throw error;
+    plan.pool = Promise.resolve({ unsupported: "a frame only the compressor register() replaced reads" });
+    const { arr, axes, chunks, out, queue, signal, fetch } = job;
+    await placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, once);
+  }
 }
 
 // A scalar selection as a region: its last axis kept (of one element),

@@ -17,7 +17,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
-import { read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
+import { createReadPool, read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
 import { BloscCodec } from "../../../js/compressors/codecs.js";
 import { ROOT } from "../support/browser.js";
 import { packageErrorOf } from "../support/compressed-fixtures.js";
@@ -156,6 +156,21 @@ describe.each(ZARRITAS)("zarrita %s with register(zarr.registry)", (_v, zarr) =>
 
   test("through withDataTypes as well", async () => {
     expect(await readAll(zarr, withDataTypes(store))).toEqual(numpys());
+  });
+
+  test("read with a pool: workers have no snappy, so the read runs again on the calling thread, each chunk's progress reported once", async () => {
+    const pool = createReadPool({ workers: 1, inThreadChunks: 0 });
+    try {
+      for (const name of ["blosc_snappy_u2", "blosc_snappy_f8", "blosc_zstd_u2"]) {
+        const arr = await openArray(zarr, store, name);
+        const done = [];
+        const got = await read(arr, null, { pool, onProgress: ({ chunk }) => done.push(chunk.join(".")) });
+        expect([name, hex(got.data)]).toEqual([name, expected[name].hex]);
+        expect([name, done.sort()]).toEqual([name, ["0.0", "0.1", "1.0", "1.1"]]);
+      }
+    } finally {
+      await pool.close();
+    }
   });
 
   test("N5 blocks of blosc with snappy inside (zarr-python 2's N5Store): zarr.get and read through withN5 equal numpy's", async () => {
