@@ -91,7 +91,9 @@ export class CompressorCodec {
 
   /**
    * @param {Uint8Array} input a frame
-   * @returns {Uint8Array} its decoded bytes, a fresh array
+   * @returns {Uint8Array | Promise<Uint8Array>} its decoded bytes, a fresh
+   *   array; a Promise of them for a frame the codec register() replaced
+   *   decodes (zarrita awaits either)
    */
   decode(input) {
     try {
@@ -112,10 +114,7 @@ export class CompressorCodec {
     const name = this.#compression.name;
     const bytes = bytesOf(name, "decode input", input);
     const { refused, size } = handover(name, bytes);
-    if (refused) {
-      const cause = refused.code === refusal.code ? refusal.cause : refusal;
-      throw this.#naming(new ZarrCodecError(refused.code, `${refusal.message}; ${refused.message}`, cause ? { cause } : undefined), input);
-    }
+    if (refused) throw this.#naming(new ZarrCodecError(refused.code, `${refusal.message}; ${refused.message}`, { cause: refusal }), input);
     const expected = this.#decodedSize ?? size;
     const { bytes: decoded, tried } = await decodeReplaced(name, this.#configuration, this.#meta, bytes, expected);
     if (decoded) return decoded;

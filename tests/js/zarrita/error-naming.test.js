@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import FetchStore from "@zarrita/storage/fetch";
 import FileSystemStore from "@zarrita/storage/fs";
-import { read, ready, register, withDataTypes, ZarrCodecError } from "../../../js/index.js";
+import { read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
 import { hasArrayExtensions, ZARRITAS } from "../support/zarritas.js";
 
 const json = (o) => new TextEncoder().encode(JSON.stringify(o));
@@ -84,6 +84,16 @@ describe.each(ZARRITAS)("zarrita %s", (_v, zarr) => {
     const error = await failure(zarr.open.v3(zarr.root(store), { kind: "array" }));
     expect(error).toBeInstanceOf(ZarrCodecError);
     expect([error.code, error.message]).toEqual(["INVALID_METADATA", `withDataTypes: array / of ${URL_ROOT}: fill_value 9 is outside int4's range -8..7`]);
+  });
+
+  test("withN5 names a root array it refuses with its store's folder", async () => {
+    const attributes = json({ dimensions: [4, -1], blockSize: [2, 2], dataType: "uint16" });
+    const folder = new FileSystemStore(dir);
+    // A store with FileSystemStore's root, answering an N5 root's attributes.
+    const store = { root: folder.root, get: async (key) => (key === "/attributes.json" ? attributes : undefined) };
+    const error = await failure(zarr.open(zarr.root(withN5(store)), { kind: "array" }));
+    expect(error).toBeInstanceOf(ZarrCodecError);
+    expect([error.code, error.message]).toEqual(["INVALID_METADATA", `withN5: array / of ${dir}: dimensions must be an array of non-negative integers, got an Array of length 2 [4, -1]`]);
   });
 
   test("zarr.get: the package's error names the chunk where withDataTypes returned it, and nothing where the store is plain", async () => {
