@@ -141,7 +141,7 @@ describe("damaged compressed blocks: the package's error, the block's key, the c
     // buffer unwritten (whatever that memory held); the package's blosc
     // walker names what is wrong.
     ["blosc_codec", "volumes/raw/blosc", set(blosc, HEADER + 2, [0xe1]), "CORRUPT_DATA", "blosc: unknown compressor code 7 in the header's flags"],
-    ["blosc_version", "volumes/raw/blosc", set(blosc, HEADER, [3]), "UNSUPPORTED_CODEC", "blosc: format version 3 (a c-blosc2 chunk); only version 2, c-blosc 1.x's (numcodecs' Blosc), is supported"],
+    ["blosc_version", "volumes/raw/blosc", set(blosc, HEADER, [3]), "UNSUPPORTED_CODEC", "blosc: format version 3 (a c-blosc2 chunk); only version 2, c-blosc 1.x's (numcodecs' Blosc), is supported; c-blosc 1, which the blosc codec register() replaced runs, does not read it either"],
     ["blosc_blocksize", "volumes/raw/blosc", set(blosc, HEADER + 8, u32(0)), "CORRUPT_DATA", "blosc: the header's blocksize 0 is not within 1..12 (nbytes)"],
     ["blosc_typesize", "volumes/raw/blosc", set(blosc, HEADER + 3, [0]), "CORRUPT_DATA", "blosc: the header's typesize is 0"],
     // Stored uncompressed, flagged as compressed: its first bytes are no block offset.
