@@ -360,7 +360,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (index?.refused) throw index.refused;
     const bytes = await store.getRange(at ? at.storedKey : key, range, fills ? unmarked(opts) : opts);
     if (index && isIndexRequest(index, range)) {
-      checkShardIndex(index, bytes, at.storedKey, at.path, at.p.objectFill?.shown ?? at.p.fillBeyondZarrita, Boolean(at.p.objectFill));
+      checkShardIndex(index, bytes, at.storedKey, arrayName(at.path, store), at.p.objectFill?.shown ?? at.p.fillBeyondZarrita, Boolean(at.p.objectFill));
     }
     noteChunk(bytes, `${at ? at.storedKey : key} ${rangeText(range)}`, store);
     return bytes;
