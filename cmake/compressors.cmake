@@ -29,15 +29,17 @@ endif()
 set(ZCW_THIRD_PARTY "${zcw_third_party_default}" CACHE PATH
   "where scripts/fetch-compressor-sources.sh unpacked the compression libraries")
 
-# Each library must be there, unpacked from its pinned tarball (the fetch
-# script stamps each tree with its pin lines).
+# Each library must be there, unpacked from its pinned tarball, Debian's or
+# upstream's (the fetch script stamps each tree with its pin lines, the
+# same whichever it came from). `patch` and `upstream` lines are about how
+# a library is fetched, not libraries.
 set(zcw_pin_file "${CMAKE_CURRENT_SOURCE_DIR}/cmake/compressor-sources.pin")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${zcw_pin_file}")
 file(STRINGS "${zcw_pin_file}" zcw_pin_lines REGEX "^[a-z]")
 set(zcw_sources_problems "")
 foreach(line IN LISTS zcw_pin_lines)
   string(REGEX MATCH "^[^ \t]+" dir "${line}")
-  if(dir STREQUAL "patch")
+  if(dir STREQUAL "patch" OR dir STREQUAL "upstream")
     continue()
   endif()
   set(stamp "${ZCW_THIRD_PARTY}/${dir}/.zcw-pin")
@@ -55,10 +57,13 @@ if(zcw_sources_problems)
   message(FATAL_ERROR
     "zarr-codecs-wasm: the compression libraries' sources are not in ${ZCW_THIRD_PARTY}:"
     "${zcw_sources_problems}\n"
-    "  They are dependencies fetched from Debian's source packages, not kept in git. Get them with\n"
+    "  They are dependencies, not kept in git. Get them with\n"
     "    bash scripts/fetch-compressor-sources.sh\n"
-    "  (or bash scripts/setup.sh, which does it with the rest of the setup), or point ZCW_THIRD_PARTY\n"
-    "  (environment variable, or cmake -DZCW_THIRD_PARTY=...) at a folder that script filled, e.g.\n"
+    "  (Debian and Ubuntu, through apt; bash scripts/setup.sh does it with the rest of the setup), or\n"
+    "    bash scripts/fetch-compressor-sources.sh --from-tarballs DIR\n"
+    "  with the tarballs downloaded into DIR by hand (any system: docs/development.md, \"Without apt\"),\n"
+    "  or point ZCW_THIRD_PARTY (environment variable, or cmake -DZCW_THIRD_PARTY=...) at a folder\n"
+    "  that script filled, e.g.\n"
     "    ZCW_THIRD_PARTY=/path/to/another/clone/third_party npm run build")
 endif()
 
@@ -263,7 +268,7 @@ set(ZCW_THIRD_PARTY_LICENSES "")
 foreach(line IN LISTS zcw_pin_lines)
   string(REGEX REPLACE "[ \t]+" ";" fields "${line}")
   list(GET fields 0 dir)
-  if(dir STREQUAL "patch")
+  if(dir STREQUAL "patch" OR dir STREQUAL "upstream")
     continue()
   endif()
   list(GET fields 5 licenses)

@@ -7,8 +7,8 @@ export { VlenBytesCodec } from "./codecs/vlen-bytes.js";
 export { N5DefaultCodec } from "./n5/n5-default-codec.js";
 export { ZarrCodecError } from "./errors.js";
 export { compiledWasm, hasWasmSimd } from "./wasm/load.js";
-export { diagnostics } from "./wasm/diagnostics.js";
-export { nativeCodecs } from "./wasm/deprecated-native.js";
+export { diagnostics } from "./diagnostics.js";
+export { nativeCodecs } from "./codecs/deprecated-native.js";
 export {
   bfloat16ToFloat32,
   float16ToFloat32,

@@ -6,7 +6,7 @@
 import { importDist } from "./wasm/dist-import.js";
 import { readyWith } from "./wasm/load.js";
 import { packageWasm } from "./wasm/package-wasm.js";
-import { registerUsing } from "./zarrita/register.js";
+import { registerUsing } from "./register.js";
 import { withDataTypesUsing } from "./data-types/with-data-types.js";
 import { readUsing } from "./read/read.js";
 
@@ -29,7 +29,7 @@ function glue() {
   return importDist("dist/zarr-codecs-wasm.mjs", () => import("../dist/zarr-codecs-wasm.mjs")).then((m) => m.default);
 }
 
-/** register(zarr.registry): see zarrita/register.js. */
+/** register(zarr.registry): see register.js. */
 export function register(registry, options) {
   return registerUsing(registry, ready, options);
 }

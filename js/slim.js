@@ -6,7 +6,7 @@
 import createZarrCodecsModule from "../dist/zarr-codecs-wasm.mjs";
 import { ZarrCodecError } from "./errors.js";
 import { readyWith } from "./wasm/load.js";
-import { registerUsing } from "./zarrita/register.js";
+import { registerUsing } from "./register.js";
 import { withDataTypesUsing } from "./data-types/with-data-types.js";
 import { readUsing } from "./read/read.js";
 

@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 # search (docs/architecture.md, toolchain facts).
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 command -v emcmake >/dev/null || { echo "emcmake not found: run scripts/setup.sh (apt-get install emscripten)" >&2; exit 1; }
+bash scripts/check-emscripten-version.sh
 mkdir -p build
 emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >build/wasm-configure.log 2>&1 ||
   { cat build/wasm-configure.log >&2; exit 1; }

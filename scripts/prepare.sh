@@ -47,21 +47,24 @@ esac
   echo "zarr-codecs-wasm: cannot build the WebAssembly module here ($hook)."
   echo "  This copy comes from the sources (a git clone or folder), which do not hold"
   echo "  the built module (dist/zarr-codecs-wasm.wasm and its glue). Building it needs"
-  echo "  Emscripten and the package's npm dev dependencies; missing here:"
+  echo "  Emscripten, the compression libraries' sources and the package's npm dev"
+  echo "  dependencies; missing here:"
   command -v emcmake >/dev/null || echo "    - Emscripten (emcmake is not on PATH)"
   [ -x node_modules/.bin/esbuild ] || echo "    - the npm dev dependencies (no node_modules/.bin/esbuild in $PWD)"
   have_sources || echo "    - the compression libraries' sources (none in $sources; bash scripts/fetch-compressor-sources.sh fetches them, or set ZCW_THIRD_PARTY to a folder it filled)"
-  echo "  To build it:"
-  command -v emcmake >/dev/null ||
-    echo "    install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)"
+  echo "  To build it, in order (docs/development.md, \"Building\"; other systems: \"Without apt\"):"
   if [ -n "$here" ]; then
-    echo "    cd '$here' && npm install   (npm install builds the wasm; bash scripts/setup.sh does it all)"
+    echo "    1. install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)"
+    echo "    2. cd '$here' && bash scripts/fetch-compressor-sources.sh   (the compression libraries' sources)"
+    echo "    3. npm install   (there: it builds the wasm; on Debian, bash scripts/setup.sh does all three)"
     echo "  then install this folder again, or the tarball npm pack makes there."
   else
-    echo "    git clone the repository, then in the clone: npm install && npm pack"
+    echo "    1. install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)"
+    echo "    2. git clone the repository, and in the clone: bash scripts/fetch-compressor-sources.sh"
+    echo "    3. npm install && npm pack   (in the clone: builds the wasm, then packs it)"
     echo "  and install the .tgz npm pack writes (npm install <clone>/zarr-codecs-wasm-<version>.tgz)."
   fi
-  echo "  (A release from npm needs none of this: npm install zarr-codecs-wasm.)"
+  echo "  The package is not on npm yet: building it is the way to install it."
   echo
 } >&2
 exit 1

@@ -1,12 +1,19 @@
 // A float component's fill (float16, float32, float64, bfloat16 and the
 // narrow formats of the registry) from its JSON forms to the component's
-// bit code: a number (rounded to nearest even, as writes are), "NaN" (the
-// format's own NaN code), "Infinity" and "-Infinity", or a hex code of
-// exactly the format's digits (any bit pattern: NaN payloads, -0). The
-// code is the fill, so nothing on its way to the stored bytes goes
-// through a JavaScript number (which would drop a NaN's payload). Narrow
-// formats round through the same wasm kernels the codecs write with (one
-// source of truth for their rules).
+// bit code: a number, "NaN" (the format's own NaN code), "Infinity" and
+// "-Infinity", or a hex code of exactly the format's digits (any bit
+// pattern: NaN payloads, -0). The code is the fill, so nothing on its way
+// to the stored bytes goes through a JavaScript number (which would drop a
+// NaN's payload).
+//
+// A number is the double JSON gives, narrowed as the writers narrow it
+// (docs/data-types.md, "Fill values of narrow floats"): rounded once, to
+// nearest with ties to even, straight from the double (numpy's float16,
+// ml_dtypes' float8/float6/float4 scalars), except bfloat16, which
+// ml_dtypes (Eigen's bfloat16) rounds to float32 first. Past the largest
+// value it is what those libraries give: infinity, NaN or the largest
+// value, by format. The core's kernels only encode the exact result (one
+// source of truth for the formats' layouts); they never round it.
 import { BytesCodec } from "../codecs/bytes.js";
 import { refuseFill } from "./refusal.js";
 
@@ -42,7 +49,8 @@ function numberOf(fill) {
   return fill;
 }
 
-// A narrow format's code for `x`, through the core's narrowing.
+// A narrow format's code for `x`, through the core's narrowing; `x` is a
+// value of the format (or an infinity), so the kernel encodes, not rounds.
 function narrowCode(name, x) {
   const codec = new BytesCodec({ endian: "little" }, { dataType: name, shape: [1] }, { floats: "float32" });
   try {
@@ -62,6 +70,88 @@ function widenCode(name, code) {
   } finally {
     codec.dispose();
   }
+}
+
+// Formats whose writer narrows a double through float32 (two roundings):
+// ml_dtypes' bfloat16 is Eigen's, whose constructor from a double is
+// `float_to_bfloat16_rtne(static_cast<float>(value))`.
+const VIA_FLOAT32 = new Set(["bfloat16"]);
+
+// Each format's grid, from the core's own codes (a Map: no prototype names).
+const grids = new Map();
+
+/**
+ * What rounding needs of a narrow format: its mantissa bits, `unit` (the
+ * value of code 1: the smallest subnormal, and for float8_e8m0fnu 2^-126,
+ * the step below which ml_dtypes rounds as if subnormals were there),
+ * `least` (code 0's value: 0, or 2^-127 for float8_e8m0fnu, which has no
+ * zero), its largest value, and what lies past it.
+ */
+function gridOf(t) {
+  let grid = grids.get(t.name);
+  if (!grid) {
+    grid = {
+      mantissaBits: t.floatMantissaBits,
+      unit: widenCode(t.name, 1),
+      least: widenCode(t.name, 0),
+      largest: t.floatLargest,
+      // ml_dtypes' non-saturating conversion gives the format's
+      // `infinity()`: infinity where there is one, the NaN code for fnuz
+      // and float8_e8m0fnu, the largest value for float4/float6 (which
+      // name it their infinity).
+      overflow: t.floatHasInfinity ? "infinity" : t.floatNanCode < 0 ? "largest" : "nan",
+    };
+    grids.set(t.name, grid);
+  }
+  return grid;
+}
+
+const doubleBits = new DataView(new ArrayBuffer(8));
+
+/** floor(log2 a) of a positive finite double, from its exponent field. */
+function binade(a) {
+  doubleBits.setFloat64(0, a);
+  const field = doubleBits.getUint16(0) >> 4;
+  // A subnormal double is far below half of any format's unit: any
+  // exponent that small rounds it to zero.
+  return field === 0 ? -1075 : field - 1023;
+}
+
+/**
+ * |x| rounded once to the format's grid: the nearest multiple of the
+ * spacing at |x| (2^(binade - mantissa bits), never finer than `unit`),
+ * ties to the even multiple. Every step is exact in doubles: the spacing
+ * is a power of two, the quotient has at most 53 bits, and the floor and
+ * the difference of a number below 2^12 are exact.
+ */
+function roundToGrid(grid, a) {
+  const spacing = Math.max(2 ** (binade(a) - grid.mantissaBits), grid.unit);
+  const q = a / spacing;
+  let n = Math.floor(q);
+  const rest = q - n;
+  if (rest > 0.5 || (rest === 0.5 && n % 2 === 1)) n += 1;
+  return n * spacing;
+}
+
+/** The code of the finite number `x` in a narrow format, as its writer narrows it. */
+function narrowNumber(t, x) {
+  const grid = gridOf(t);
+  const value = VIA_FLOAT32.has(t.name) ? Math.fround(x) : x;
+  if (!Number.isFinite(value)) return narrowCode(t.name, value); // float32 overflowed: infinity
+  if (grid.least !== 0 && !(value > 0)) {
+    // float8_e8m0fnu: no sign and no zero; ml_dtypes gives NaN.
+    return t.floatNanCode;
+  }
+  const magnitude = roundToGrid(grid, Math.abs(value));
+  const sign = value < 0 || Object.is(value, -0) ? -1 : 1;
+  if (magnitude > grid.largest) {
+    if (grid.overflow === "infinity") return narrowCode(t.name, sign * Infinity);
+    if (grid.overflow === "largest") return narrowCode(t.name, sign * grid.largest);
+    return t.floatNanCode;
+  }
+  // Zero is the least code where the format has no zero (float8_e8m0fnu,
+  // as ml_dtypes reads its subnormal step's zero).
+  return narrowCode(t.name, sign * Math.max(magnitude, grid.least));
 }
 
 const scratch = new DataView(new ArrayBuffer(8));
@@ -101,21 +191,6 @@ export function floatCode(where, t, fill) {
     if (!t.floatHasInfinity) throw refuseFill(where, fill, `cannot be ${t.name}: the format has no infinity`);
     return narrowCode(t.name, value);
   }
-  // Rounded to nearest even, as writes are; past the largest value (where
-  // a write would overflow or saturate) it is not a value of the format.
-  const ulp = 2 ** (Math.floor(Math.log2(t.floatLargest)) - t.floatMantissaBits);
-  if (Math.abs(value) >= t.floatLargest + ulp / 2 && t.name !== "float8_e8m0fnu") {
-    throw refuseFill(where, fill, `is beyond ${t.name}'s largest value ${t.floatLargest}`);
-  }
-  let code;
-  try {
-    code = narrowCode(t.name, value);
-  } catch (error) {
-    if (error.code !== "VALUE_OUT_OF_RANGE") throw error;
-    throw refuseFill(where, fill, `cannot be ${t.name}`);
-  }
-  if (!Number.isFinite(widenCode(t.name, code))) {
-    throw refuseFill(where, fill, `is beyond ${t.name}'s largest value ${t.floatLargest}`);
-  }
-  return code;
+  return narrowNumber(t, value);
 }
+

@@ -56,9 +56,21 @@ test("a folder install of sources that cannot be built here stops and says how t
   expect(run.status).not.toBe(0);
   expect(run.stderr).toContain("zarr-codecs-wasm: cannot build the WebAssembly module here (prepare).");
   expect(run.stderr).toContain(`the npm dev dependencies (no node_modules/.bin/esbuild in ${source})`);
-  expect(run.stderr).toContain(`cd '${source}' && npm install   (npm install builds the wasm; bash scripts/setup.sh does it all)`);
   expect(run.stderr).toContain("then install this folder again, or the tarball npm pack makes there.");
   expect(run.stderr).toContain(`the compression libraries' sources (none in ${source}/third_party; bash scripts/fetch-compressor-sources.sh fetches them`);
+  // Every step, in order, the sources' fetch included; and no claim that
+  // the package is on npm (it is not yet).
+  const steps = [
+    "1. install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)",
+    `2. cd '${source}' && bash scripts/fetch-compressor-sources.sh   (the compression libraries' sources)`,
+    "3. npm install   (there: it builds the wasm; on Debian, bash scripts/setup.sh does all three)",
+  ];
+  const at = steps.map((step) => run.stderr.indexOf(step));
+  expect(at.every((i) => i > -1)).toBe(true);
+  expect(at).toEqual([...at].sort((a, b) => a - b));
+  expect(run.stderr).toContain('To build it, in order (docs/development.md, "Building"; other systems: "Without apt"):');
+  expect(run.stderr).toContain("The package is not on npm yet: building it is the way to install it.");
+  expect(run.stderr).not.toMatch(/npm install zarr-codecs-wasm|needs none of this/);
 });
 
 test("a folder install with --ignore-scripts (no build) imports, and ready() says how to build", () => {
@@ -109,8 +121,16 @@ test("in npm's temporary clone of a git dependency, the message points at a clon
     env: { ...process.env, PATH: join(scratch, "bin-without-emscripten") },
   });
   expect(run.status).toBe(1);
-  expect(run.stderr).toContain("git clone the repository, then in the clone: npm install && npm pack");
+  const steps = [
+    "1. install Emscripten (Debian, Ubuntu: sudo apt-get install emscripten)",
+    "2. git clone the repository, and in the clone: bash scripts/fetch-compressor-sources.sh",
+    "3. npm install && npm pack   (in the clone: builds the wasm, then packs it)",
+  ];
+  const at = steps.map((step) => run.stderr.indexOf(step));
+  expect(at.every((i) => i > -1)).toBe(true);
+  expect(at).toEqual([...at].sort((a, b) => a - b));
   expect(run.stderr).not.toContain(`cd '${clone}'`);
+  expect(run.stderr).not.toMatch(/npm install zarr-codecs-wasm|needs none of this/);
 });
 
 test("prepack refuses to pack without building", () => {

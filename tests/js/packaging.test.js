@@ -33,7 +33,7 @@ test("the tarball holds the modules (the read module's glue, .wasm and inlined c
   // itself as SOURCES.txt (where each library came from).
   const licenses = readFileSync(join(ROOT, "cmake/compressor-sources.pin"), "utf8")
     .split("\n")
-    .filter((line) => /^[a-z]/.test(line) && !line.startsWith("patch "))
+    .filter((line) => /^[a-z]/.test(line) && !/^(patch|upstream) /.test(line))
     .flatMap((line) => {
       const fields = line.trim().split(/\s+/);
       return fields[5].split(",").map((file) => `dist/licenses/${fields[0]}-${file.split("/").pop()}`);

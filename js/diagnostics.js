@@ -4,11 +4,13 @@
 // suspected bug (the test suite runs every implementation this way), count
 // live codec instances (a leak shows as a count that only grows), read the
 // size of wasm memory, and time a codec's kernel alone (the benchmark).
-// Documented in docs/reliability.md. Call after ready().
-import { coreOf } from "../codecs/wasm-codec.js";
-import { describe, ZarrCodecError } from "../errors.js";
-import { wasm } from "./load.js";
-import { readCounts } from "../read/read-counts.js";
+// Documented in docs/reliability.md. Call after ready(). It sits beside the
+// entries and gathers what each layer counts of itself (the wasm instance,
+// the codecs' cores, read's paths); no layer reaches up to it.
+import { coreOf } from "./codecs/wasm-codec.js";
+import { describe, ZarrCodecError } from "./errors.js";
+import { wasm } from "./wasm/load.js";
+import { readCounts } from "./read/read-counts.js";
 
 const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
 

@@ -1,23 +1,25 @@
 // Plugging the codecs into a zarrita registry (a Map from codec name to an
 // async loader). Nothing happens on import; the registry is an argument so
 // that the user's own zarrita copy is the one extended. Works with zarrita
-// 0.5, 0.6 and 0.7 (zarrita/meta.js).
-import { BytesCodec } from "../codecs/bytes.js";
-import { NumcodecsPackBitsCodec } from "../codecs/numcodecs-packbits.js";
-import { PackBitsCodec } from "../codecs/packbits.js";
-import { ShuffleCodec } from "../codecs/shuffle.js";
-import { Crc32cCodec } from "../codecs/crc32c.js";
-import { COMPRESSOR_CLASSES } from "../compressors/codecs.js";
-import { keepReplaced } from "../compressors/replaced-codecs.js";
-import { VlenBytesCodec } from "../codecs/vlen-bytes.js";
-import { N5DefaultCodec } from "../n5/n5-default-codec.js";
-import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
-import { describe, ZarrCodecError } from "../errors.js";
-import { zarritaContainers } from "./containers.js";
-import { coreDataType } from "./core-data-type.js";
-import { markRegistered } from "./registration.js";
-import { AmbiguousBoolPackBits } from "./legacy-packbits.js";
-import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./meta.js";
+// 0.5, 0.6 and 0.7 (zarrita/meta.js). It sits beside the entries, above
+// every layer it wires (codecs, compressors, N5, data types, and zarrita/'s
+// adapters), so that no layer reaches up to another.
+import { BytesCodec } from "./codecs/bytes.js";
+import { NumcodecsPackBitsCodec } from "./codecs/numcodecs-packbits.js";
+import { PackBitsCodec } from "./codecs/packbits.js";
+import { ShuffleCodec } from "./codecs/shuffle.js";
+import { Crc32cCodec } from "./codecs/crc32c.js";
+import { COMPRESSOR_CLASSES } from "./compressors/codecs.js";
+import { keepReplaced } from "./compressors/replaced-codecs.js";
+import { VlenBytesCodec } from "./codecs/vlen-bytes.js";
+import { N5DefaultCodec } from "./n5/n5-default-codec.js";
+import { STORED_CODEC, storedCodec } from "./data-types/stored-codec.js";
+import { describe, ZarrCodecError } from "./errors.js";
+import { zarritaContainers } from "./zarrita/containers.js";
+import { coreDataType } from "./zarrita/core-data-type.js";
+import { markRegistered } from "./zarrita/registration.js";
+import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
+import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./zarrita/meta.js";
 
 // Marks our bytes and compressor loaders with the loader each replaced, so
 // registering twice still falls back to zarrita's codec rather than to

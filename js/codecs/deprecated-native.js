@@ -4,13 +4,13 @@
 // .delete(). It now wraps the package's codec classes (decodeInto is the
 // allocation-free path it existed for), so nothing passed to it reaches
 // wasm unchecked.
-import { BytesCodec } from "../codecs/bytes.js";
-import { NumcodecsPackBitsCodec } from "../codecs/numcodecs-packbits.js";
-import { PackBitsCodec } from "../codecs/packbits.js";
-import { coreOf } from "../codecs/wasm-codec.js";
-import { bytesOf } from "../codecs/chunk.js";
+import { BytesCodec } from "./bytes.js";
+import { NumcodecsPackBitsCodec } from "./numcodecs-packbits.js";
+import { PackBitsCodec } from "./packbits.js";
+import { coreOf } from "./wasm-codec.js";
+import { bytesOf } from "./chunk.js";
 import { ZarrCodecError } from "../errors.js";
-import { wasm } from "./load.js";
+import { wasm } from "../wasm/load.js";
 
 const OK = Object.freeze({ code: "OK", message: "" });
 
