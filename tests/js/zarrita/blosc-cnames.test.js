@@ -8,14 +8,15 @@
 // them) go to the blosc codec register() replaced (numcodecs.js's), as the
 // package's decoders have no snappy; read's chain in wasm hands them over
 // chunk by chunk; N5 blocks of blosc with snappy inside (withN5) as well.
-// A frame neither can take (zstd that needs a dictionary)
-// is UNSUPPORTED_CODEC, naming the chunk and register's
-// { compressors: false }.
+// A frame neither can take (zstd that needs a dictionary, a zlib stream
+// with a preset dictionary) is UNSUPPORTED_CODEC, naming the chunk and
+// register's { compressors: false }.
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import FileSystemStore from "@zarrita/storage/fs";
 import { createReadPool, read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
 import { BloscCodec } from "../../../js/compressors/codecs.js";
@@ -93,6 +94,17 @@ function dictionaryStore() {
     }
     files.set(`/zstd_u2/${file}`, bytes);
   }
+  return { get: async (key) => files.get(key) };
+}
+
+// A v2 array of one chunk, uint16 (8), whose zlib stream (node's zlib)
+// needs the preset dictionary "abcdefgh" (RFC 1950: FDICT set).
+function presetDictionaryStore() {
+  const values = Uint16Array.from({ length: 8 }, (_, i) => 1000 + i);
+  const stream = new Uint8Array(deflateSync(new Uint8Array(values.buffer), { dictionary: Buffer.from("abcdefgh") }));
+  expect(stream[1] & 0x20).toBe(0x20);
+  const zarray = { zarr_format: 2, shape: [8], chunks: [8], dtype: "<u2", compressor: { id: "zlib", level: 1 }, fill_value: 0, order: "C", filters: null };
+  const files = new Map([["/z/.zarray", new TextEncoder().encode(JSON.stringify(zarray))], ["/z/0", stream]]);
   return { get: async (key) => files.get(key) };
 }
 
@@ -179,6 +191,16 @@ describe.each(ZARRITAS)("zarrita %s with register(zarr.registry)", (_v, zarr) =>
     expect(readdirSync(join(folder, "0")).some((b) => readFileSync(join(folder, "0", b))[12 + 2] >> 5 === 2)).toBe(true);
     const arr = await zarr.open(zarr.root(withN5(new FileSystemStore(join(dir, "cnames.n5")))).resolve("blosc_snappy_u2"), { kind: "array" });
     expect([hex((await zarr.get(arr)).data), hex((await read(arr)).data)]).toEqual([expected.blosc_snappy_u2.hex, expected.blosc_snappy_u2.hex]);
+  });
+
+  test("a zlib stream with a preset dictionary, which zarrita's zlib (DecompressionStream) cannot read either: UNSUPPORTED_CODEC", async () => {
+    const arr = await openArray(zarr, presetDictionaryStore(), "z");
+    const viaGet = packageErrorOf(await failure(zarr.get(arr)));
+    const viaRead = await failure(read(arr));
+    const because = "zlib: the stream needs a preset dictionary; those are not supported; the zlib codec register() replaced (zarrita's own) cannot read it either: ";
+    expect([viaGet.code, viaGet.message.startsWith(because)]).toEqual(["UNSUPPORTED_CODEC", true]);
+    expect([viaRead.code, viaRead.message.startsWith(`read: chunk 0 of array /z: ${because}`)]).toEqual(["UNSUPPORTED_CODEC", true]);
+    expect(viaRead.message.endsWith("register(zarr.registry, { compressors: false }) leaves the compressors to zarrita's own")).toBe(true);
   });
 
   test("a zstd frame that needs a dictionary, which numcodecs.js cannot read either: UNSUPPORTED_CODEC naming the chunk and { compressors: false }", async () => {
