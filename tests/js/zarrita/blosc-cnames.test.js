@@ -4,10 +4,11 @@
 // (scripts/write-blosc-cname-stores.py), read through zarr.get and read,
 // with zarrita 0.5, 0.6 and 0.7 alone and then with register(zarr.registry),
 // value for value against numpy's. The cname matters only for writing:
-// snappy's chunks (snappy frames, or memcpyed where snappy did not shrink
-// them) go to the blosc codec register() replaced (numcodecs.js's), as the
-// package's decoders have no snappy; read's chain in wasm hands them over
-// chunk by chunk; N5 blocks of blosc with snappy inside (withN5) as well.
+// snappy's memcpyed chunks (where snappy did not shrink them) need no
+// compressor, and its snappy frames go to the blosc codec register()
+// replaced (numcodecs.js's), as the package's decoders have no snappy;
+// read's chain in wasm hands them over chunk by chunk, and so do N5
+// blocks of blosc with snappy inside (withN5).
 // A frame neither can take (zstd that needs a dictionary, a zlib stream
 // with a preset dictionary) is UNSUPPORTED_CODEC, naming the chunk and
 // register's { compressors: false }.
