@@ -12,9 +12,11 @@
 // whole (snappy's format_description.txt: a varint length, then literals
 // and copies, every copy within what is already decoded), decoding to
 // exactly its stream's bytes, as snappy's own check (IsValidCompressed)
-// does. What passes, c-blosc decodes in full. The other blosc frames our
-// decoders refuse (a c-blosc2 chunk, a later format's flags) c-blosc 1
-// refuses too, silently: they are not handed over. Other compressors'
+// does. What passes, c-blosc decodes in full, and its nbytes (what
+// numcodecs.js allocates) is no more than that data makes: at most 64
+// bytes per 3-byte copy, about 21 per byte of the frame. The other blosc
+// frames our decoders refuse (a c-blosc2 chunk, a later format's flags)
+// c-blosc 1 refuses too, silently: they are not handed over. Other compressors'
 // replaced codecs (numcodecs.js's zstd, zarrita's gzip and zlib) throw
 // when they cannot decode a frame: theirs are handed over as they are.
 
@@ -24,9 +26,9 @@ const SNAPPY = 2;
 const u32 = (b, at) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 
 /**
- * Why `frame` (refused by the decoders of `name`) cannot go to the codec
- * register() replaced, as { code, message }, or undefined where it may;
- * with `size`, the bytes its output must have where the frame says
+ * Whether `frame`, refused by the decoders of `name`, may go to the codec
+ * register() replaced: { refused: { code, message } } where it may not;
+ * else {}, or { size } where the frame says what the output must measure
  * (blosc's nbytes).
  * @param {string} name the compression ("blosc", "zstd", ...)
  * @param {Uint8Array} frame
@@ -34,7 +36,8 @@ const u32 = (b, at) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3
  */
 export function handover(name, frame) {
   if (name !== "blosc") return {};
-  if (frame.length < BLOSC_HEADER || frame[0] !== 2 || frame[2] >> 5 !== SNAPPY || frame[2] & 0x0a) {
+  // A later format (c-blosc2, flag 0x08, snappy's own format past 1): as the decoders do, UNSUPPORTED_CODEC.
+  if (frame.length < BLOSC_HEADER || frame[0] !== 2 || frame[2] >> 5 !== SNAPPY || frame[2] & 0x0a || frame[1] !== 1) {
     return { refused: { code: "UNSUPPORTED_CODEC", message: "c-blosc 1, which the blosc codec register() replaced runs, does not read it either" } };
   }
   const problem = snappyFrameProblem(frame);
@@ -53,7 +56,6 @@ function snappyFrameProblem(b) {
   if (nbytes === 0) return cbytes === BLOSC_HEADER ? undefined : `an empty frame has ${cbytes} bytes, not 16`;
   if (typesize === 0) return "the header's typesize is 0";
   if (blocksize === 0 || blocksize > nbytes) return `the header's blocksize ${blocksize} is not within 1..${nbytes} (nbytes)`;
-  if (b[1] !== 1) return `snappy's format version in the header is ${b[1]}, c-blosc writes 1`;
   const blocks = Math.ceil(nbytes / blocksize);
   if (BLOSC_HEADER + 4 * blocks > cbytes) return `its ${blocks} blocks' offsets alone need more than its ${cbytes} bytes`;
   const leftover = nbytes % blocksize;
