@@ -81,3 +81,33 @@ export function messageOf(error) {
     return "an error that could not be read";
   }
 }
+
+/**
+ * Where a store is, for messages: its URL (FetchStore's `url`) or folder
+ * (FileSystemStore's `root`); undefined for a store that says neither.
+ * @param {unknown} store
+ */
+export function storePlace(store) {
+  try {
+    const base = store?.url ?? store?.root;
+    // A URL (of any realm) by its href.
+    const text = typeof base === "string" ? base : typeof base?.href === "string" ? base.href : undefined;
+    return text ? prefix(text, 256) : undefined;
+  } catch {
+    return undefined; // a store whose members throw: not named
+  }
+}
+
+/**
+ * An array as messages name it: its path ("/a/b"); the root's, which says
+ * nothing by itself ("/"), with where its store is (storePlace):
+ * "/ of https://example.com/data.zarr".
+ * @param {unknown} path the array's path ("" and "/" are the root)
+ * @param {unknown} [store] the store it was opened from
+ */
+export function arrayName(path, store) {
+  const shown = typeof path === "string" ? prefix(path, 256) : "";
+  if (shown !== "" && shown !== "/") return shown;
+  const place = storePlace(store);
+  return place === undefined ? "/" : `/ of ${place}`;
+}

@@ -399,7 +399,9 @@ export interface RegisterOptions {
   /**
    * The compressors decoded in the package's wasm: zstd, blosc, gzip,
    * zlib, lz4 and their numcodecs.* names (default true). false keeps
-   * zarrita's own (numcodecs.js, DecompressionStream).
+   * zarrita's own (numcodecs.js, DecompressionStream). With true, the
+   * ones replaced still read the frames the package's decoders do not
+   * take (snappy inside blosc).
    */
   compressors?: boolean;
 }
@@ -412,7 +414,8 @@ export interface RegisterOptions {
  * registry (0.5, 0.6 or 0.7) to loaders of the wasm codecs, which load the
  * module on first use. The previous `bytes` stays the fallback for what
  * the wasm codec does not handle (zarrita's string types, configurations
- * zarrita accepts beyond the spec). Returns the registry.
+ * zarrita accepts beyond the spec), and the previous compressors for the
+ * frames the wasm decoders do not take. Returns the registry.
  */
 export function register<R extends CodecRegistry>(registry: R, options?: RegisterOptions): R;
 

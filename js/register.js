@@ -10,6 +10,7 @@ import { PackBitsCodec } from "./codecs/packbits.js";
 import { ShuffleCodec } from "./codecs/shuffle.js";
 import { Crc32cCodec } from "./codecs/crc32c.js";
 import { COMPRESSOR_CLASSES } from "./compressors/codecs.js";
+import { keepReplaced } from "./compressors/replaced-codecs.js";
 import { VlenBytesCodec } from "./codecs/vlen-bytes.js";
 import { N5DefaultCodec } from "./n5/n5-default-codec.js";
 import { STORED_CODEC, storedCodec } from "./data-types/stored-codec.js";
@@ -20,8 +21,9 @@ import { markRegistered } from "./zarrita/registration.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./zarrita/meta.js";
 
-// Marks our bytes loader with the loader it replaced, so registering twice
-// still falls back to zarrita's codec rather than to ourselves.
+// Marks our bytes and compressor loaders with the loader each replaced, so
+// registering twice still falls back to zarrita's codec rather than to
+// ourselves.
 const REPLACED = Symbol("zarr-codecs-wasm replaced loader");
 
 /** The data type our bytes codec reads for `meta` (core-data-type.js). */
@@ -181,8 +183,17 @@ export function registerUsing(registry, ensureReady, options) {
   registry.set(`numcodecs.${STORED_CODEC}`, stored);
   if (compressors) {
     // The compressors in the package's wasm, where zarrita's are
-    // numcodecs.js (its own wasm, no SIMD) and DecompressionStream.
-    for (const [name, Codec] of COMPRESSOR_CLASSES) registry.set(name, once(async () => (await context(), Codec)));
+    // numcodecs.js (its own wasm, no SIMD) and DecompressionStream. Those
+    // are kept for the frames ours do not take (snappy inside blosc, a
+    // zstd dictionary): they load only when such a frame arrives.
+    for (const [name, Codec] of COMPRESSOR_CLASSES) {
+      const previous = registry.get(name);
+      const kept = previous?.[REPLACED] ?? previous;
+      keepReplaced(name, kept);
+      const load = once(async () => (await context(), Codec));
+      load[REPLACED] = kept;
+      registry.set(name, load);
+    }
   }
   markRegistered(registry);
   return registry;

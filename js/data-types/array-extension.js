@@ -14,7 +14,7 @@
 // store knows the extension fills what is missing (with-data-types.js
 // refuses such reads otherwise: zarrita 0.5 and 0.6 have no array
 // extensions).
-import { hasOwn } from "../errors.js";
+import { arrayName, hasOwn } from "../errors.js";
 import { normalizePath } from "./catalog.js";
 import { delegate } from "./delegate.js";
 import { broadcastBytes, broadcastChunk, wholeChunk } from "./missing-chunk.js";
@@ -44,6 +44,24 @@ function calledByGet(opts) {
 }
 
 /**
+ * zarrita 0.7's CodecPipelineError ("Failed to decode chunk via codec
+ * ..."), which has a chunkPath that zarr.get leaves unset (its codecs get
+ * the bytes alone), given the key of the chunk at `coords` as zarrita
+ * itself words it (" at <key>"); any other error as it is.
+ */
+function withChunkPath(error, context, path, coords) {
+  if (error?.name !== "CodecPipelineError" || error.chunkPath !== undefined || !Array.isArray(coords)) return error;
+  try {
+    const key = `${path}/${context.encodeChunkKey(coords)}`;
+    error.chunkPath = key;
+    error.message = `${error.message} at ${key}`;
+  } catch {
+    // an error that keeps its message: it is thrown as it is
+  }
+  return error;
+}
+
+/**
  * @param {object} array zarrita's Array
  * @param {import("./catalog.js").ArrayCatalog} catalog
  */
@@ -52,14 +70,15 @@ export function fillMissingChunks(array, catalog) {
   const p = catalog.get(path);
   if (p?.refused) throw p.refused;
   const context = contextOf(array);
-  const where = `withDataTypes: array ${path || "/"}`;
+  const name = arrayName(path, array.store);
+  const where = `withDataTypes: array ${name}`;
   // zarrita's "Unknown codec" (at the first read) named with the array and
-  // what registers the codec.
+  // what registers the codec; a codec's failure with the chunk's key.
   const explained = (read) => async (...args) => {
     try {
       return await read(...args);
     } catch (error) {
-      throw withCodecContext(error, "withDataTypes", path);
+      throw withCodecContext(withChunkPath(error, context, path, args[0]), "withDataTypes", name);
     }
   };
   // Not presented, a presentation whose fill zarrita writes right itself
@@ -84,7 +103,7 @@ export function fillMissingChunks(array, catalog) {
         if (p.objectFill.bytes && calledByGet(opts)) return broadcastBytes(p.objectFill.bytes, shape);
         if (p.objectFill.chunk) return p.objectFill.chunk({ ...p, chunkShape: shape });
         const key = typeof context.encodeChunkKey === "function" ? `${path}/${context.encodeChunkKey(coords)}` : `[${coords.join(", ")}]`;
-        throw unfillable(`chunk ${key}`, path, "is missing", p.objectFill.shown, p.objectFill.why);
+        throw unfillable(`chunk ${key}`, name, "is missing", p.objectFill.shown, p.objectFill.why);
       }
       return calledByGet(opts) ? broadcastChunk(p, shape) : wholeChunk(where, p, shape);
     }),

@@ -14,7 +14,7 @@
 // Shaped like zarrita 0.7's store extensions (a wrapper that overrides get,
 // getRange and set and delegates the rest, carrying arrayExtensions), and
 // built without zarrita so it works with 0.5 and 0.6 too.
-import { describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
+import { arrayName, describe, hasOwn, isPlainObject, ZarrCodecError } from "../errors.js";
 import { hasUnsafeIntegers, parseLossless } from "../json/lossless.js";
 import { stringify } from "../json/stringify.js";
 import { FILLS_MISSING, fillMissingChunks } from "./array-extension.js";
@@ -25,6 +25,7 @@ import { presentV3 } from "./present-v3.js";
 import { passesThrough } from "./presentation.js";
 import { checkShardIndex, isIndexRequest, unfillable } from "./shard-index.js";
 import { delegate } from "./delegate.js";
+import { noteChunk } from "../codecs/chunk-origin.js";
 import { isNodeFile, nodeMisses } from "./missing-node.js";
 import { checksNativeFill, presentNative } from "./present-native.js";
 
@@ -38,6 +39,13 @@ const readsItself = () => null;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
+
+// A range of a shard, as messages name an inner chunk by it.
+function rangeText(range) {
+  if (Number.isSafeInteger(range?.suffixLength)) return `(its last ${range.suffixLength} bytes)`;
+  if (Number.isSafeInteger(range?.offset) && Number.isSafeInteger(range?.length)) return `(bytes ${range.offset}..${range.offset + range.length - 1})`;
+  return "(a range of it)";
+}
 
 /** "/a/b/zarr.json" -> ["/a/b", "zarr.json"]; the root's path is "". */
 function splitKey(key) {
@@ -134,12 +142,14 @@ export function withDataTypesUsing(store, options, ensureReady) {
     catalog.setFormat(path, v2 ? 2 : 3);
     catalog.setShardIndex(path, v2 ? undefined : shardIndexLayout(doc));
     try {
-      const result = presenter(path, doc, presenting);
+      // Messages name the array; the root by the store's URL or folder.
+      const name = arrayName(path, store);
+      const result = presenter(name, doc, presenting);
       if (result) {
         catalog.set(path, result.presented);
         return result.doc;
       }
-      const native = presentNative(path, doc, presenting);
+      const native = presentNative(name, doc, presenting);
       catalog.setNative(path, doc.dtype ?? doc.data_type, native && nativeRecord(doc, native));
       return native && native.doc !== doc ? native.doc : null;
     } catch (error) {
@@ -244,7 +254,7 @@ export function withDataTypesUsing(store, options, ensureReady) {
     const [path] = splitKey(key);
     let result;
     try {
-      result = presentV2(path, exactFill(array.text, array.doc, undefined, rounded), presenting);
+      result = presentV2(arrayName(path, store), exactFill(array.text, array.doc, undefined, rounded), presenting);
     } catch (error) {
       if (error instanceof ZarrCodecError) return bytes; // refused when the .zarray is read
       throw error;
@@ -301,10 +311,10 @@ export function withDataTypesUsing(store, options, ensureReady) {
   }
 
   function missing(p, path, key) {
-    if (p.objectFill) return unfillable(`chunk ${key}`, path, "is missing", p.objectFill.shown, p.objectFill.why);
+    if (p.objectFill) return unfillable(`chunk ${key}`, arrayName(path, store), "is missing", p.objectFill.shown, p.objectFill.why);
     return unfillable(
       `chunk ${key}`,
-      path,
+      arrayName(path, store),
       "is missing",
       p.fillBeyondZarrita,
       "this zarrita fills a missing chunk with one number, which would read a wrong value, so the read is refused " +
@@ -318,6 +328,9 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (isNodeFile(file)) {
       if (bytes === undefined || bytes === null) await nodes.missing(key, opts);
       else nodes.found(key);
+    } else {
+      // A chunk: the codecs name it in their errors (zarr.get gives them its bytes alone).
+      if (bytes instanceof Uint8Array) noteChunk(bytes, locate(key)?.storedKey ?? key, store);
     }
     return bytes;
   }
@@ -347,8 +360,9 @@ export function withDataTypesUsing(store, options, ensureReady) {
     if (index?.refused) throw index.refused;
     const bytes = await store.getRange(at ? at.storedKey : key, range, fills ? unmarked(opts) : opts);
     if (index && isIndexRequest(index, range)) {
-      checkShardIndex(index, bytes, at.storedKey, at.path, at.p.objectFill?.shown ?? at.p.fillBeyondZarrita, Boolean(at.p.objectFill));
+      checkShardIndex(index, bytes, at.storedKey, arrayName(at.path, store), at.p.objectFill?.shown ?? at.p.fillBeyondZarrita, Boolean(at.p.objectFill));
     }
+    noteChunk(bytes, `${at ? at.storedKey : key} ${rangeText(range)}`, store);
     return bytes;
   }
 

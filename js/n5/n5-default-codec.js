@@ -32,7 +32,7 @@ import { callWithSlots } from "../wasm/io.js";
 import { WasmInstance } from "../wasm/instance.js";
 import { wasm } from "../wasm/load.js";
 import { storedFill } from "../fills/stored-fill.js";
-import { CompressorCodec, DECODE_TO, DECODE_WITHIN } from "../compressors/compressor-codec.js";
+import { CompressorCodec, DECODE_REPLACED, DECODE_TO, DECODE_WITHIN } from "../compressors/compressor-codec.js";
 import { frameIn } from "../compressors/wasm-decompress.js";
 import { framingProblem } from "./compressed-frames.js";
 
@@ -60,6 +60,12 @@ const decodeNow = Symbol("decode a block without a compressor, synchronously");
  */
 export const OPEN_BLOCK = Symbol("n5_default: a block's header and payload");
 export const PLACE_BLOCK = Symbol("n5_default: a block decoded into its place");
+/**
+ * read: an opened block whose frame PLACE_BLOCK refused as one the
+ * package's decoders do not take (UNSUPPORTED_CODEC), decompressed by the
+ * compressor register() replaced; PLACE_BLOCK then takes what it returns.
+ */
+export const REOPEN_BLOCK = Symbol("n5_default: a block's frame through the replaced compressor");
 
 /** Internal (the benchmark): a block of a codec without compressor, decoded at once. */
 export function decodeBlockNow(codec, block) {
@@ -233,9 +239,15 @@ export class N5DefaultCodec {
       // few bytes could otherwise grow it to 512 MiB. Its frame is decoded
       // as far as its data goes, within what the header says, and the
       // block decoder checks the length.
-      decompressed = !ours ? await inner.decode(payload)
-        : payloadBytes > this.#chunkBytes ? inner[DECODE_WITHIN](payload, payloadBytes)
-          : inner[DECODE_TO](payload, payloadBytes);
+      try {
+        decompressed = !ours ? await inner.decode(payload)
+          : payloadBytes > this.#chunkBytes ? inner[DECODE_WITHIN](payload, payloadBytes)
+            : inner[DECODE_TO](payload, payloadBytes);
+      } catch (refusal) {
+        // A frame ours do not take (snappy inside blosc): to the compressor register() replaced.
+        if (!ours || refusal?.code !== "UNSUPPORTED_CODEC") throw refusal;
+        decompressed = await inner[DECODE_REPLACED](payload, refusal);
+      }
     } catch (cause) {
       // The package's own decoders say it all: their error, with the block.
       if (ours && cause instanceof ZarrCodecError) throw this.#blockError(input, cause.code, cause.message);
@@ -320,6 +332,14 @@ export class N5DefaultCodec {
       }
     }
     return { input, ...(await this.#open(input)) };
+  }
+
+  /** read: see REOPEN_BLOCK; `refusal` is PLACE_BLOCK's error. */
+  async [REOPEN_BLOCK](block, refusal) {
+    if (!block.compressed || refusal?.code !== "UNSUPPORTED_CODEC") throw refusal;
+    const inner = await this.#innerCodec();
+    const payload = bytesOf("n5_default", "the decompressed block", await inner[DECODE_REPLACED](block.payload, refusal));
+    return { input: block.input, shape: block.shape, payload };
   }
 
   /** read: an opened block decoded into its place (`desc`, `band`). */

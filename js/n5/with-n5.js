@@ -12,11 +12,12 @@
 // the n5_default codec's messages and its padding (withN5's arrays fill
 // with 0). The codec knows blocks, this wrapper knows metadata and keys (as
 // zarrs_n5 splits them).
-import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
+import { arrayName, describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { stringify } from "../json/stringify.js";
 import { delegate } from "../data-types/delegate.js";
 import { isN5Array, n5ArrayMetadata, n5GroupMetadata } from "./attributes.js";
 import { N5_BLOCK } from "./n5-default-codec.js";
+import { noteChunk } from "../codecs/chunk-origin.js";
 
 /**
  * Set on every withN5 store (and seen through wrappers that delegate):
@@ -65,7 +66,7 @@ export function withN5(store, options) {
     }
     const path = prefix.replace(/\/$/, "");
     if (!isN5Array(attributes)) return encoder.encode(stringify(n5GroupMetadata(attributes)));
-    const doc = n5ArrayMetadata(path, attributes, axes);
+    const doc = n5ArrayMetadata(arrayName(path, store), attributes, axes);
     if (axes === "reversed" && doc.shape.length > 1) {
       reversedArrays.set(path, doc.shape.length);
       ranks.add(doc.shape.length);
@@ -95,6 +96,7 @@ export function withN5(store, options) {
     const bytes = await store.get(stored, opts);
     if (bytes instanceof Uint8Array && !key.endsWith(".json")) {
       Object.defineProperty(bytes, N5_BLOCK, { value: { key: stored }, configurable: true });
+      noteChunk(bytes, stored, store);
     }
     return bytes;
   }

@@ -15,14 +15,14 @@ import { BytesCodec } from "../codecs/bytes.js";
 import { PackBitsCodec } from "../codecs/packbits.js";
 import { coreOf } from "../codecs/wasm-codec.js";
 import { ZarrCodecError, describe as describeValue } from "../errors.js";
-import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK } from "../n5/n5-default-codec.js";
+import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK, REOPEN_BLOCK } from "../n5/n5-default-codec.js";
 import { ByteStringCodec } from "../data-types/byte-string-codec.js";
 import { FortranChunks } from "../data-types/fortran-chunks.js";
 import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
 import { coreDataType } from "../zarrita/core-data-type.js";
 import { registeredRegistries } from "../zarrita/registration.js";
 import { chainInPlace, copyInPlace, decodeInPlace } from "./wasm-placement.js";
-import { CompressorCodec } from "../compressors/compressor-codec.js";
+import { CompressorCodec, DECODE_REPLACED } from "../compressors/compressor-codec.js";
 import { Crc32cCodec } from "../codecs/crc32c.js";
 import { wasm } from "../wasm/load.js";
 
@@ -33,6 +33,10 @@ import { wasm } from "../wasm/load.js";
  *   stored bytes are the output's (direct-placement.js)
  * @property {(bytes: Uint8Array) => Promise<unknown>} open
  * @property {(opened: unknown, desc: number, band: number, where: () => string) => void} place
+ * @property {(opened: unknown, refusal: Error) => Promise<unknown>} [reopen]  where
+ *   the chain runs in wasm: a frame `place` refused as UNSUPPORTED_CODEC
+ *   (snappy inside blosc, a zstd dictionary), decoded again through the
+ *   compressor register() replaced; `place` then takes what it returns
  * @property {{name: string, codec: object}[]} bytesCodecs  the bytes -> bytes
  *   codecs it runs, in the chain's order, as the registries gave them (the worker
  *   pool takes only chains whose codecs it has itself: js/pool/chain.js)
@@ -110,11 +114,19 @@ function arrayToBytesCodec(chain, meta) {
 // decompressed again (bindings/read_chain.h).
 let tokens = 0;
 
+// The same bytes, in a view of read's own: read names the chunk in its
+// messages itself (chunk-where.js), so a codec does not name it again
+// from a store wrapper's note (codecs/chunk-origin.js).
+const unnoted = (bytes) => (bytes instanceof Uint8Array ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes);
+
 /**
  * Where a chain's bytes -> bytes codecs are one compressor of the package's
  * own, with at most a crc32c after it (checked here, as zarrita does not):
  * the chain runs in wasm (bindings/read_chain.h), the frame copied in once.
- * `open` checks and strips the checksum and names the frame.
+ * `open` checks and strips the checksum and names the frame. A frame the
+ * chain refuses as UNSUPPORTED_CODEC is decoded again by `reopen`, through
+ * the compressor register() replaced (compressor-codec.js), into
+ * `{ decoded }`: bytes that `place` then takes as the chain's output.
  */
 function wasmChainOf(compressors) {
   const [first, second, ...rest] = compressors;
@@ -123,7 +135,11 @@ function wasmChainOf(compressors) {
   const checksum = second !== undefined ? new Crc32cCodec() : undefined;
   return {
     kind: first.codec.compressionKind,
-    open: async (bytes) => ({ bytes: checksum ? checksum.decode(bytes) : bytes, token: (tokens = (tokens % 2 ** 52) + 1) }),
+    open: async (bytes) => ({ bytes: unnoted(checksum ? checksum.decode(bytes) : bytes), token: (tokens = (tokens % 2 ** 52) + 1) }),
+    reopen: async (frame, refusal) => {
+      if (refusal?.code !== "UNSUPPORTED_CODEC" || frame.decoded) throw refusal;
+      return { decoded: asBytes(await first.codec[DECODE_REPLACED](frame.bytes, refusal), first.name) };
+    },
   };
 }
 
@@ -146,11 +162,12 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
   };
   const compressors = await bytesCodecs(chain, meta, registries);
   if (!compressors) return { unsupported: "a bytes -> bytes codec in no registry register() extended" };
-  const decompress = async (bytes) => {
+  const decompress = async (stored) => {
+    let bytes = stored;
     for (let i = compressors.length - 1; i >= 0; i--) {
       const { name, codec } = compressors[i];
       try {
-        bytes = asBytes(await codec.decode(bytes), name);
+        bytes = asBytes(await codec.decode(i === compressors.length - 1 ? unnoted(bytes) : bytes), name);
       } catch (cause) {
         if (cause instanceof ZarrCodecError) throw cause;
         throw new ZarrCodecError("CODEC_FAILED", `read: the ${name} codec failed: ${cause?.message ?? describeValue(cause)}`, { cause });
@@ -167,6 +184,7 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
       kind: "n5",
       bytesCodecs: compressors,
       open: async (bytes) => n5[OPEN_BLOCK](await decompress(bytes)),
+      reopen: (block, refusal) => n5[REOPEN_BLOCK](block, refusal),
       place: (block, desc, band) => n5[PLACE_BLOCK](block, desc, band),
     };
   }
@@ -190,9 +208,11 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
         inWasm: true,
         bytesCodecs: compressors,
         open: inWasm.open,
+        reopen: inWasm.reopen,
         place: (frame, desc, band, where) => {
           void core.live;
-          chainInPlace(module, inWasm.kind, frame.bytes, core.encodedBytes, frame.token, core.handle, desc, band, where);
+          if (frame.decoded) decodeInPlace(core, frame.decoded, desc, band, where);
+          else chainInPlace(module, inWasm.kind, frame.bytes, core.encodedBytes, frame.token, core.handle, desc, band, where);
         },
       };
     }
@@ -208,7 +228,11 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
       inWasm: true,
       bytesCodecs: compressors,
       open: inWasm.open,
-      place: (frame, desc, band, where) => chainInPlace(module, inWasm.kind, frame.bytes, chunkBytes, frame.token, 0, desc, band, where),
+      reopen: inWasm.reopen,
+      place: (frame, desc, band, where) => {
+        if (frame.decoded) copyInPlace(module, frame.decoded, desc, band, where);
+        else chainInPlace(module, inWasm.kind, frame.bytes, chunkBytes, frame.token, 0, desc, band, where);
+      },
     };
   }
   return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };

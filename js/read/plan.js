@@ -4,6 +4,7 @@
 // exactly from the metadata), how a chunk is decoded: by read itself
 // (chunk-decoder.js), or through zarrita's getChunk, with the reason; and
 // for sharded arrays, read's own shard layout (shard-reader.js).
+import { arrayName } from "../errors.js";
 import { nativeFill } from "../data-types/fill-value.js";
 import { fillElementOf } from "../data-types/missing-chunk.js";
 import { formatOf, nativeFillOf, presentedOf } from "../data-types/with-data-types.js";
@@ -65,7 +66,7 @@ function containerFacts(Container) {
  * element's bytes, where the container is zarrita's for the type.
  */
 function fillFromMetadata(arr, chain, elementBytes) {
-  const where = `read: array ${arr.path ?? "/"}`;
+  const where = `read: array ${arrayName(arr.path, arr.store)}`;
   const type = chain.format === 2 ? parseV2Scalar(where, chain.dataType)?.type : parseDataType(where, chain.dataType);
   if (!type || !NUMERIC.has(type.info.typeClass) || type.info.componentCount !== 1) return undefined;
   // null: Zarr v2's "no fill", and what zarrita's zarr.create writes for

@@ -9,7 +9,7 @@
 // caller's createQueue), and placed as they arrive. What read does not
 // decode itself goes through zarrita's own getChunk and is placed the same
 // way, so read reads every array zarr.get reads.
-import { describe, messageOf, ZarrCodecError } from "../errors.js";
+import { arrayName, describe, messageOf, ZarrCodecError } from "../errors.js";
 import { FILLS_MISSING } from "../data-types/array-extension.js";
 import { cOrderStrides } from "../codecs/chunk.js";
 import { wasm } from "../wasm/load.js";
@@ -114,13 +114,36 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   // single value always decodes here.
   const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
-  if (described) await placePooled({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
+  if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   else if (!(await placeDirectly(arr, plan, region, chunks, out, queue, signal, fetch, progress))) {
     await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   }
   if (!scalar) return result;
   return typeof out.get === "function" ? out.get(0) : out[0];
+}
+
+// A pooled read; where a worker meets a frame only the compressor
+// register() replaced reads (snappy inside blosc: workers have the
+// package's codecs alone), the read again on this thread, whose decoder
+// hands such frames over (chunk-decoder.js), and this array's later pooled
+// reads too. A chunk's progress is reported once.
+async function placePooledOrHere(job) {
+  const { plan, progress } = job;
+  const reported = new Set();
+  const once = progress && ((c, worker) => {
+    if (reported.has(c)) return;
+    reported.add(c);
+    progress(c, worker);
+  });
+  try {
+    await placePooled({ ...job, progress: once });
+  } catch (error) {
+    if (error?.code !== "UNSUPPORTED_CODEC" || !plan.decoder?.reopen) throw error;
+    plan.pool = Promise.resolve({ unsupported: "a frame only the compressor register() replaced reads" });
+    const { arr, axes, chunks, out, queue, signal, fetch } = job;
+    await placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, once);
+  }
 }
 
 // A scalar selection as a region: its last axis kept (of one element),
@@ -192,7 +215,7 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, p
     try {
       return await plan.za.getChunk(c.coords, { signal });
     } catch (error) {
-      throw withCodecContext(error, "read", arr.path);
+      throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
     }
   };
   for (const c of chunks) {
@@ -364,6 +387,10 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
   }
 
   function place(c, band) {
+    if (c.reopening) {
+      c.reopening.push(band);
+      return;
+    }
     // Messages name the chunk; its key is made only for one.
     const where = () => chunkWhere(arr, za, c.coords);
     try {
@@ -381,6 +408,10 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
         copyInPlace(module, bytes, placement(c, band, order && order.length ? order : null), band.at, where);
       }
     } catch (error) {
+      if (c.kind === "decoded" && decoder.reopen && error?.code === "UNSUPPORTED_CODEC") {
+        reopen(c, band, error);
+        return;
+      }
       throw withWhere(error, where());
     }
     band.chunksLeft -= 1;
@@ -388,6 +419,29 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
       c.opened = undefined;
       progress?.(c, null);
     }
+  }
+
+  // A frame the wasm chain refused as one it does not take (snappy inside
+  // blosc) is decoded again, asynchronously, by the compressor register()
+  // replaced (chunk-decoder.js), then placed into each band that reached
+  // for it meanwhile. Nothing of it was placed: the chain decodes a frame
+  // before it places any of it.
+  const reopenings = new Set();
+  function reopen(c, band, refusal) {
+    c.reopening = [band];
+    const task = (async () => {
+      const opened = await decoder.reopen(c.opened, refusal);
+      if (failed) return;
+      signal?.throwIfAborted();
+      const waiting = c.reopening;
+      c.opened = opened;
+      c.reopening = undefined;
+      for (const b of waiting) place(c, b);
+      pump();
+    })()
+      .catch((error) => setFailed(withWhere(error, chunkWhere(arr, za, c.coords))))
+      .finally(() => reopenings.delete(task));
+    reopenings.add(task);
   }
 
   // Bands that are complete are copied out and freed; then as many as
@@ -454,7 +508,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
             try {
               c.opened = await za.decode(bytes);
             } catch (error) {
-              throw withCodecContext(error, "read", arr.path);
+              throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
             }
             c.kind = "zarrita";
           }
@@ -462,7 +516,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
           try {
             c.opened = await za.getChunk(c.coords, { signal });
           } catch (error) {
-            throw withCodecContext(error, "read", arr.path);
+            throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
           }
           c.kind = "zarrita";
         }
@@ -477,6 +531,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
   try {
     pump(); // the first bands come alive before any chunk arrives
     await Promise.race([queue.onIdle(), failure]);
+    while (reopenings.size > 0 && !failed) await Promise.race([Promise.all(reopenings), failure]);
     if (failed) throw failed.error;
     signal?.throwIfAborted();
   } catch (error) {

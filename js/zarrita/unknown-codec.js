@@ -26,10 +26,10 @@ function unknownName(error) {
 
 /**
  * The package's UNKNOWN_CODEC error for zarrita's unknown-codec error
- * while reading the array at `path` (`where` starts the message), or
- * `error` itself where it is another error.
+ * while reading the array named `array` (errors.js arrayName; `where` starts the
+ * message), or `error` itself where it is another error.
  */
-export function withCodecContext(error, where, path) {
+export function withCodecContext(error, where, array) {
   const name = unknownName(error);
   if (name === undefined) return error;
   const shown = JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}...` : name);
@@ -39,7 +39,7 @@ export function withCodecContext(error, where, path) {
     : "no JavaScript package we know of registers it; a codec class registered under that name (zarr.registry.set(name, loader)) would read it";
   return new ZarrCodecError(
     "UNKNOWN_CODEC",
-    `${where}: array ${path || "/"} names the codec ${shown}, which is in no codec registry of the zarrita that opened it; ${hint}`,
+    `${where}: array ${array || "/"} names the codec ${shown}, which is in no codec registry of the zarrita that opened it; ${hint}`,
     { cause: error },
   );
 }
