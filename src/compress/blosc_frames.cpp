@@ -177,8 +177,9 @@ Status check_layout(const Header& h) {
   const uint64_t most = most_decoded(static_cast<uint64_t>(h.cbytes) - kHeaderBytes, ratio);
   if (static_cast<uint64_t>(h.nbytes) > most) {
     return corrupt("the header says it decodes to " + std::to_string(h.nbytes) + " bytes (nbytes), more than its " +
-                   std::to_string(h.cbytes - 16) + " bytes after the header can hold (" + inner_name(h.inner()) +
-                   ": at most " + std::to_string(ratio) + " per byte, " + std::to_string(most) + ")");
+                   std::to_string(h.cbytes - 16) + " bytes of " + inner_name(h.inner()) +
+                   " after the header can hold (at most " + std::to_string(ratio) + " per byte: " +
+                   std::to_string(most) + ")");
   }
   const bool split = !(h.flags & kFlagDontSplit) && h.typesize <= kMaxSplits &&
                      h.blocksize / h.typesize >= kMinSplitElements;

@@ -108,8 +108,8 @@ TEST(DecodedBoundTest, ABloscLz4FrameOf32KiBClaimingOneGiBAllocatesNothing) {
   for (size_t at = 16; at < frame.size(); ++at) frame[at] = static_cast<uint8_t>(at * 131);
   // 255 * (32768 - 16) = 8351760
   expect_refused(bounded(d, Compression::kBlosc, frame, 2 * kGiB), ErrorCode::kCorruptData,
-                 "blosc: the header says it decodes to 1073741824 bytes (nbytes), more than its 32752 bytes after the "
-                 "header can hold (lz4: at most 255 per byte, 8351760)",
+                 "blosc: the header says it decodes to 1073741824 bytes (nbytes), more than its 32752 bytes of lz4 "
+                 "after the header can hold (at most 255 per byte: 8351760)",
                  64 * 1024, "blosc lz4 claiming 1 GiB");
   // One byte past the bound, and the bound itself, which passes the claim
   // (the zeros after the header then fail as offsets).
