@@ -3,8 +3,8 @@
 // limit of 1 GiB rather than to a size): taken only as far as the frame's
 // bytes could decode to, and refused before anything is allocated. wasm
 // memory never shrinks, so before issue 33 the frame below, 32 KiB of blosc
-// with lz4 inside whose header says nbytes = 1 GiB, left the instance 1 GiB
-// larger for good: the bounded decode took zstd's ratio for every blosc
+// with lz4 inside whose header says nbytes = 1 GiB, left the instance
+// 1,163,264,000 bytes larger for good: the bounded decode took zstd's ratio for every blosc
 // frame (2^15, so 32 KiB could hold 1 GiB) and allocated the claim before
 // checking the layout. lz4's bytes hold at most 255 times as many (8 MiB
 // for this frame); a memcpyed frame holds exactly its nbytes; zstd inside
