@@ -27,6 +27,7 @@ import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { withWhere } from "../read/chunk-where.js";
 import { allocateBand, describe, fillInPlace, freeBand } from "../read/wasm-placement.js";
 import { readyWith, wasm } from "../wasm/load.js";
+import { disableRecycling } from "../wasm/recycle.js";
 import { copyRuns, storageAxes } from "./box.js";
 import { decoderInWorker } from "./chain.js";
 
@@ -45,6 +46,8 @@ function plainError(error) {
  * Serves the pool on `endpoint`: { post(message, transfer), listen(handler) }.
  */
 export function serve(endpoint) {
+  // An idle worker is ended by the pool rather than replace its instance.
+  disableRecycling();
   let slot = 0;
   let loaded;
   const chains = new Map(); // id -> Promise<{ described, decoder }>
