@@ -444,7 +444,9 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
               setFailed(reason);
             },
           });
-          return;
+          // On to the bands completed meanwhile: freeing them is what
+          // lets this one (or another read's) through.
+          break;
         }
         next += 1;
         bringAlive(band);

@@ -98,6 +98,10 @@ export function request(bytes, { signal, granted, aborted }) {
     admit();
   };
   if (signal) {
+    // A signal-like without events is seen at the read's next check.
+    if (typeof signal.addEventListener !== "function") signal = undefined;
+  }
+  if (signal) {
     if (signal.aborted) {
       queueMicrotask(() => aborted(signal.reason));
       return () => {};
