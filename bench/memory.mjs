@@ -98,7 +98,8 @@ export async function memoryCases() {
     rows.push({ store: c.name, inThread, pooled });
     if (c.codecs.length > 1 || c.codecs[0].configuration.endian === "big") {
       // The budget's cost in time: ten concurrent reads with and without it.
-      const { readBudget, recycleIdleMs } = configureMemory({ recycleIdleMs: Infinity });
+      const { readBudget, recycleIdleMs } = configureMemory();
+      configureMemory({ recycleIdleMs: Infinity });
       const ten = (budget) => async () => {
         configureMemory({ readBudget: budget });
         await Promise.all(Array.from({ length: READS }, () => read(arr)));

@@ -101,23 +101,43 @@ async function check() {
   } catch {
     return;
   }
+  // Not grown: nothing to give back, and no timer until the next use.
   if (!grown(module)) return;
+  // Refused (a read began meanwhile): tried again once idle.
+  if (!(await replace(false))) touch();
+}
+
+/**
+ * Replaces the instance now where nothing holds it, grown or not.
+ * Internal: tests race it against reads. Resolves to whether it did.
+ */
+export function recycleNow() {
+  return replace(true);
+}
+
+// Makes a fresh instance and puts it in place, unless something holds the
+// old one by then (a read that began meanwhile): then it is dropped.
+async function replace(always) {
+  let module;
+  try {
+    module = wasm();
+  } catch {
+    return false;
+  }
+  if (replacing || holds > 0 || (!always && !grown(module))) return false;
   replacing = true;
   let fresh;
   try {
     fresh = await freshInstance();
   } catch {
-    fresh = undefined; // kept the old one: nothing lost
+    fresh = undefined; // the old one kept: nothing lost
   } finally {
     replacing = false;
   }
-  // A read that began meanwhile holds the old one: try again when idle.
-  if (!fresh || holds > 0 || wasm() !== module) {
-    touch();
-    return;
-  }
+  if (!fresh || holds > 0 || wasm() !== module) return false;
   freshBytes = fresh.HEAPU8.length;
   detachAll();
   replaceInstance(fresh);
   recycles += 1;
+  return true;
 }
