@@ -188,7 +188,10 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
         inWasm: true,
         bytesCodecs: compressors,
         open: inWasm.open,
+        // `codec` itself, not only its core: its collection frees the
+        // core's instance (js/wasm/instance.js).
         place: (frame, desc, band, where) => {
+          void codec;
           chainInPlace(core.module, inWasm.kind, frame.bytes, core.encodedBytes, frame.token, core.handle, desc, band, where);
         },
       };

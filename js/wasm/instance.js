@@ -14,10 +14,15 @@ import { ZarrCodecError } from "../errors.js";
 import { instanceGeneration, wasm } from "./load.js";
 
 // Frees an instance whose owner was collected without dispose(). The
-// held value is a box, so a rebound instance is the one freed.
+// held value is a box, so a rebound instance is the one freed, and emptied,
+// so nothing frees it again (detach()).
 const finalizer =
   typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry((held) => held.instance?.delete())
+    ? new FinalizationRegistry((held) => {
+        const { instance } = held;
+        held.instance = null;
+        if (instance && !instance.isDeleted()) instance.delete();
+      })
     : undefined;
 
 // The instances bound to the realm's module (weakly: their owners may be
@@ -134,8 +139,9 @@ export class WasmInstance {
    */
   detach() {
     if (this.#disposed || this.#held.instance === null) return;
-    this.#held.instance.delete();
+    const { instance } = this.#held;
     this.#held.instance = null;
+    if (!instance.isDeleted()) instance.delete();
     this.#module = undefined;
     this.#handle = 0;
     this.#generation = -1; // never current: binds on next use
