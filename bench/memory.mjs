@@ -28,7 +28,7 @@ const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
 const SIDE = quick ? 1024 : 4096;
 const READS = 10;
-const ROUNDS = quick ? 2 : 5;
+const ROUNDS = quick ? 2 : 7;
 const gc = globalThis.gc ?? (() => {});
 const MiB = (bytes) => bytes / 2 ** 20;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
