@@ -302,10 +302,7 @@ async function placeDirectly(arr, plan, axes, chunks, out, queue, signal, fetch,
 }
 
 async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, progress) {
-  // The instance is held (not replaced: wasm/recycle.js) while its memory
-  // holds this read's bands.
   const module = wasm();
-  const release = hold();
   const { za, decoder } = plan;
   const eb = plan.elementBytes;
   const rank = axes.length;
@@ -534,6 +531,9 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
       }
     });
   }
+  // The instance is held (not replaced: wasm/recycle.js) while its memory
+  // holds this read's bands: from here, with no await since `module`.
+  const release = hold();
   try {
     pump(); // the first bands come alive before any chunk arrives
     await Promise.race([queue.onIdle(), failure]);
