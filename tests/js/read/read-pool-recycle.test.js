@@ -2,7 +2,12 @@
 // whose wasm memory grew by more than 16 MiB and then stayed idle for
 // recycleIdleMs is ended (stats().recycled), and the next read starts a
 // new one and reads right; a worker that did not grow stays warm. Workers
-// report their wasm memory (stats().memoryBytes, perWorkerMemory).
+// report their wasm memory (stats().memoryBytes, perWorkerMemory). The
+// idle timers (the pool's, and the calling thread's instance's) never keep
+// a Node process alive.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { beforeAll, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { createReadPool, read, ready, register, ZarrCodecError } from "../../../js/index.js";
@@ -76,3 +81,25 @@ test("recycleIdleMs: Infinity keeps a grown worker; anything but a delay is refu
     await pool.close();
   }
 }, 60000);
+
+test("a Node process ends by itself with ten-minute idle timers armed, in-thread and pooled, the pool left open", async () => {
+  const root = fileURLToPath(new URL("../../..", import.meta.url));
+  const script = `
+    import * as zarr from "zarrita";
+    import { configureMemory, createReadPool, read, register } from "./js/index.js";
+    register(zarr.registry);
+    configureMemory({ recycleIdleMs: 600000 });
+    const store = new Map();
+    const arr = await zarr.create(zarr.root(store).resolve("a"), { shape: [64, 64], chunkShape: [16, 16], dtype: "uint16", codecs: [{ name: "bytes", configuration: { endian: "big" } }], fillValue: 0 });
+    await zarr.set(arr, null, { data: new Uint16Array(4096).map((_, i) => i), shape: [64, 64], stride: [64, 1] });
+    const inThread = await read(arr);
+    const pool = createReadPool({ workers: 1, inThreadChunks: 0, recycleIdleMs: 600000 });
+    const { data } = await read(arr, null, { pool });
+    if (data[4095] !== 4095 || inThread.data[4095] !== 4095 || pool.stats().chunks !== 16) throw new Error("wrong");
+    console.log("read");
+  `;
+  const t0 = Date.now();
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: root, timeout: 60000 });
+  expect(stdout.trim()).toBe("read");
+  expect(Date.now() - t0).toBeLessThan(60000);
+}, 70000);
