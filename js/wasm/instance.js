@@ -15,7 +15,10 @@ import { instanceGeneration, wasm } from "./load.js";
 
 // Frees an instance whose owner was collected without dispose(). The
 // held value is a box, so a rebound instance is the one freed, and emptied,
-// so nothing frees it again (detach()).
+// so nothing frees it again: the WasmInstance, garbage with its owner, may
+// still be handed out by its WeakRef (`bound`) until a later collection
+// (V8 collected a young owner before its promoted WasmInstance), and
+// detach() then finds nothing to free.
 const finalizer =
   typeof FinalizationRegistry === "function"
     ? new FinalizationRegistry((held) => {
