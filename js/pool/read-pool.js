@@ -26,6 +26,8 @@ import { describe, ZarrCodecError } from "../errors.js";
 import { compiledWasm } from "../wasm/load.js";
 import { DEFAULT_RECYCLE_IDLE_MS, RECYCLE_GROWTH_BYTES } from "../wasm/recycle.js";
 import { spawner } from "./spawn.js";
+import { pooledReads } from "./pooled-read.js";
+import { POOLED_READS } from "../read/pool-interface.js";
 
 /** Internal: the pool's side that pooled-read.js uses. */
 export const POOL = Symbol("read pool");
@@ -453,14 +455,6 @@ export function createReadPool(options) {
       }));
     },
     [POOL]: internal,
+    [POOLED_READS]: pooledReads(internal),
   };
-}
-
-/** The pool's internal side, or throws: `pool` must come from createReadPool. */
-export function poolInternals(pool) {
-  const internal = pool !== null && typeof pool === "object" ? pool[POOL] : undefined;
-  if (!internal) {
-    throw new ZarrCodecError("INVALID_INPUT", `read: pool must come from createReadPool(), got ${describe(pool)}`);
-  }
-  return internal;
 }

@@ -22,7 +22,7 @@ import { shardReader } from "./shard-reader.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
 import { chunkWhere, withWhere } from "./chunk-where.js";
-import { placePooled, pooledChainOf, pooledReadsOf } from "../pool/pooled-read.js";
+import { pooledReadsOf } from "./pool-interface.js";
 import { outputShape, resolveSelection } from "./selection.js";
 import { allocateBand, copyBandOut, copyInPlace, describe as describePlacement, fillInPlace, freeBand } from "./wasm-placement.js";
 import { give, request, tryTake } from "./scratch-budget.js";
@@ -114,9 +114,9 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   // inThreadChunks): a few chunks decode here quicker than a round trip
   // to a worker, and hold this thread no longer than their decode. A
   // single value always decodes here.
-  const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
+  const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pool.chainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
-  if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
+  if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   else if (!(await placeDirectly(arr, plan, region, chunks, out, queue, signal, fetch, progress))) {
     await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
@@ -131,7 +131,7 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
 // hands such frames over (chunk-decoder.js), and this array's later pooled
 // reads too. A chunk's progress is reported once.
 async function placePooledOrHere(job) {
-  const { plan, progress } = job;
+  const { pool, plan, progress } = job;
   const reported = new Set();
   const once = progress && ((c, worker) => {
     if (reported.has(c)) return;
@@ -139,7 +139,7 @@ async function placePooledOrHere(job) {
     progress(c, worker);
   });
   try {
-    await placePooled({ ...job, progress: once });
+    await pool.place({ ...job, progress: once });
   } catch (error) {
     if (error?.code !== "UNSUPPORTED_CODEC" || !plan.decoder?.reopen) throw error;
     plan.pool = Promise.resolve({ unsupported: "a frame only the compressor register() replaced reads" });

@@ -3,9 +3,9 @@
 // long an idle, grown instance waits before it is replaced by a fresh one
 // (wasm/recycle.js). Settings of the realm (page, worker, Node process),
 // as the budget is shared by every read in it; docs/read.md, "Memory".
-import { describe, ZarrCodecError } from "../errors.js";
-import { readBudget, setReadBudget } from "../read/scratch-budget.js";
-import { recycleIdleMs, setRecycleIdleMs } from "./recycle.js";
+import { describe, ZarrCodecError } from "./errors.js";
+import { readBudget, setReadBudget } from "./read/scratch-budget.js";
+import { recycleIdleMs, setRecycleIdleMs } from "./wasm/recycle.js";
 
 function checked(name, value, least) {
   if (value === undefined) return undefined;
