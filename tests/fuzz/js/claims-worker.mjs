@@ -11,6 +11,7 @@ import { diagnostics, read, ready, register, withDataTypes, withN5 } from "../..
 import { classify } from "./outcomes.mjs";
 import { serveJobs } from "./worker-jobs.mjs";
 import { cOrderBytes } from "../../js/support/c-order-bytes.js";
+import { copyingStore } from "./bytes.mjs";
 
 await ready();
 const ZARRITAS = { "0.7.5": zarr7, "0.6.2": zarr6 };
@@ -43,15 +44,7 @@ function valuesOf(result) {
 async function run({ files, path, format, dataTypes, zarrita, selections }) {
   const z = ZARRITAS[zarrita];
   const map = new Map(files);
-  let store = {
-    get: async (key) => map.get(key)?.slice(),
-    getRange: async (key, range) => {
-      const bytes = map.get(key);
-      if (!bytes) return undefined;
-      if (range.suffixLength !== undefined) return bytes.slice(bytes.length - range.suffixLength);
-      return bytes.slice(range.offset, range.offset + range.length);
-    },
-  };
+  let store = copyingStore(map);
   if (format === "n5") store = withN5(store);
   if (dataTypes) store = withDataTypes(store);
   const location = z.root(store).resolve(path);

@@ -54,6 +54,8 @@ import LZ4Js from "numcodecs/lz4";
 import ZstdJs from "numcodecs/zstd";
 import { Random } from "./random.mjs";
 import { Reader } from "./read-reference.mjs";
+import { vlenBytesEncodeReference as vlen } from "../../js/support/vlen-bytes-reference.js";
+import { cat, put, u32le } from "./bytes.mjs";
 
 const DEADLINE_MS = 10000;
 const MiB = 1024 * 1024;
@@ -84,36 +86,9 @@ const CNAMES = ["blosclz", "lz4", "lz4hc", "zlib", "zstd"];
 
 // ---- bytes ------------------------------------------------------------------------------
 
-const u32le = (v) => [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff];
 const le32 = (b, at) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
-const put = (b, at, bytes) => {
-  const out = b.slice();
-  if (at >= 0 && at + bytes.length <= b.length) out.set(bytes, at);
-  return out;
-};
-const cat = (...parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 
-function vlen(parts) {
-  const out = new Uint8Array(4 + parts.reduce((n, p) => n + 4 + p.length, 0));
-  const view = new DataView(out.buffer);
-  view.setUint32(0, parts.length, true);
-  let at = 4;
-  for (const p of parts) {
-    view.setUint32(at, p.length, true);
-    out.set(p, at + 4);
-    at += 4 + p.length;
-  }
-  return out;
-}
 
 /** Random items of a container: strings, byte strings or uint8 values; with their vlen (or raw) bytes and the values as the reader serializes them. */
 function itemsOf(r, container, count) {

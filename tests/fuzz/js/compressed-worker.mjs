@@ -12,6 +12,7 @@ import { read, ready, register, withN5 } from "../../../js/index.js";
 import { classify } from "./outcomes.mjs";
 import { serveJobs } from "./worker-jobs.mjs";
 import { cOrderBytes } from "../../js/support/c-order-bytes.js";
+import { copyingStore } from "./bytes.mjs";
 
 await ready();
 const ZARRITAS = { "0.7.5": zarr7, "0.6.2": zarr6, "0.5.4": zarr5 };
@@ -41,15 +42,7 @@ async function run({ files, path, format, zarrita, selections }) {
   const z = ZARRITAS[zarrita];
   const map = new Map(files);
   // Copies: a store's bytes are never the fuzzer's own.
-  const base = {
-    get: async (key) => map.get(key)?.slice(),
-    getRange: async (key, range) => {
-      const bytes = map.get(key);
-      if (!bytes) return undefined;
-      if (range.suffixLength !== undefined) return bytes.slice(bytes.length - range.suffixLength);
-      return bytes.slice(range.offset, range.offset + range.length);
-    },
-  };
+  const base = copyingStore(map);
   const store = format === "n5" ? withN5(base) : base;
   const location = z.root(store).resolve(path);
   let arr;

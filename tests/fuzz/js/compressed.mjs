@@ -59,6 +59,7 @@ import { Random } from "./random.mjs";
 import { ReferenceProcess, Reader } from "./read-reference.mjs";
 import { crc32c } from "../../js/support/reference.js";
 import { shard } from "../../js/support/memory-store.js";
+import { cat, put, u32le } from "./bytes.mjs";
 
 const MAX_WASM_BYTES = 64 * 1024 * 1024;
 const DEADLINE_MS = 10000;
@@ -199,23 +200,7 @@ function chunkRaw(spec, values, coords) {
 
 // ---- damage --------------------------------------------------------------------------------
 
-const u32le = (v) => [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff];
 const u32be = (v) => u32le(v).reverse();
-const put = (b, at, bytes) => {
-  if (at < 0 || at + bytes.length > b.length) return b;
-  const out = b.slice();
-  out.set(bytes, at);
-  return out;
-};
-const cat = (...parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 function extreme(r, size, length) {
   return r.pick([0, 1, 2, 15, 16, 17, size - 1, size, size + 1, 2 * size, 64 * size, length - 1, length, length + 1, 0x7fffffff, 0x80000000, 0xffffffff, r.next()]) >>> 0;
 }

@@ -18,6 +18,7 @@ import { selectReference, writeArray } from "../support/hand-store.js";
 import { memoryStore } from "../support/memory-store.js";
 import { difference, pathsTaken } from "../support/read-compare.js";
 import { bytesOf, randomBytes, swapGroups } from "../support/reference.js";
+import { vlenBytesEncodeReference } from "../support/vlen-bytes-reference.js";
 
 const encoder = new TextEncoder();
 const product = (v) => v.reduce((a, b) => a * b, 1);
@@ -314,19 +315,7 @@ describe("arrays of every origin", () => {
     // vlen-utf8 chunks by hand: a u32 count, then per string its u32
     // length and UTF-8 bytes.
     const strings = ["a", "", "😀x", "naïve", "z\u0000y", "end", "7", "ok"];
-    const chunk = (items) => {
-      const parts = items.map((t) => encoder.encode(t));
-      const out = new Uint8Array(4 + parts.reduce((n, p) => n + 4 + p.length, 0));
-      const view = new DataView(out.buffer);
-      view.setUint32(0, items.length, true);
-      let at = 4;
-      for (const p of parts) {
-        view.setUint32(at, p.length, true);
-        out.set(p, at + 4);
-        at += 4 + p.length;
-      }
-      return out;
-    };
+    const chunk = (items) => vlenBytesEncodeReference(items.map((t) => encoder.encode(t)));
     const store = memoryStore();
     store.set("/s/zarr.json", encoder.encode(JSON.stringify({
       zarr_format: 3, node_type: "array", shape: [2, 4], data_type: "string", fill_value: "",

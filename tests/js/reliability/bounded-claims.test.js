@@ -20,6 +20,7 @@ import { diagnostics, read, ready, register, ZarrCodecError } from "../../../js/
 import { packageErrorOf } from "../support/compressed-fixtures.js";
 import { memoryStore } from "../support/memory-store.js";
 import { ZARRITAS } from "../support/zarritas.js";
+import { vlenBytesEncodeReference } from "../support/vlen-bytes-reference.js";
 
 jest.setTimeout(60000);
 
@@ -42,17 +43,7 @@ function bloscFrame({ flags, typesize = 1, nbytes, blocksize, cbytes, fill = () 
 
 /** numcodecs' VLenUTF8: a u32 count, then per string its u32 length and its UTF-8 bytes. */
 function vlenUtf8(items) {
-  const parts = items.map((t) => new TextEncoder().encode(t));
-  const out = new Uint8Array(4 + parts.reduce((n, p) => n + 4 + p.length, 0));
-  const view = new DataView(out.buffer);
-  view.setUint32(0, items.length, true);
-  let at = 4;
-  for (const p of parts) {
-    view.setUint32(at, p.length, true);
-    out.set(p, at + 4);
-    at += 4 + p.length;
-  }
-  return out;
+  return vlenBytesEncodeReference(items.map((t) => new TextEncoder().encode(t)));
 }
 
 const HOSTILE = [

@@ -38,6 +38,7 @@ import { fixturePath } from "../support/fixtures.js";
 import { memoryStore, shard } from "../support/memory-store.js";
 import { crc32c, randomBytes, swapGroups } from "../support/reference.js";
 import { ZARRITAS } from "../support/zarritas.js";
+import { vlenBytesEncodeReference } from "../support/vlen-bytes-reference.js";
 
 jest.setTimeout(300000);
 
@@ -412,19 +413,7 @@ describe("a chunk of unknown size whose frame claims more than its bytes can hol
   // RFC 8878 by hand: magic, descriptor (single segment, 8-byte content
   // size), the content size 2^30, one last RLE block of 128 KiB.
   const CLAIM = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0, 0, 0, 0x40, 0, 0, 0, 0, ...u32le(1 | (1 << 1) | (131072 << 3)).slice(0, 3), 7]);
-  const vlenUtf8 = (items) => {
-    const parts = items.map((t) => new TextEncoder().encode(t));
-    const out = new Uint8Array(4 + parts.reduce((n, p) => n + 4 + p.length, 0));
-    const view = new DataView(out.buffer);
-    view.setUint32(0, items.length, true);
-    let at = 4;
-    for (const p of parts) {
-      view.setUint32(at, p.length, true);
-      out.set(p, at + 4);
-      at += 4 + p.length;
-    }
-    return out;
-  };
+  const vlenUtf8 = (items) => vlenBytesEncodeReference(items.map((t) => new TextEncoder().encode(t)));
 
   // (zarrita 0.5 has no "string" data type.)
   test.each(ZARRITAS.filter(([v]) => v === "0.6.2" || v.startsWith("0.7")))("zarrita %s: CORRUPT_DATA, wasm memory does not grow, the next chunk reads", async (_v, z) => {

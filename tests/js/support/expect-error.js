@@ -30,3 +30,13 @@ export async function expectCodecRejection(promise, code, message) {
   }
   expectError(error, code, message);
 }
+
+/** What `promise` rejects with (for tests that look at the error's parts); a resolve fails the test. */
+export async function rejectionOf(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}

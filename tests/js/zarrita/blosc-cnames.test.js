@@ -24,6 +24,7 @@ import { BloscCodec } from "../../../js/compressors/codecs.js";
 import { ROOT } from "../support/browser.js";
 import { packageErrorOf } from "../support/compressed-fixtures.js";
 import { ZARRITAS } from "../support/zarritas.js";
+import { rejectionOf } from "../support/expect-error.js";
 
 jest.setTimeout(180000);
 
@@ -66,14 +67,6 @@ async function readAll(zarr, from) {
 
 const numpys = () => ARRAYS.map((name) => [name, expected[name].hex, expected[name].hex]);
 
-async function failure(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a failure");
-}
 
 // The chunks of zstd_u2 as frames that need dictionary 7 (RFC 8878: the
 // frame header descriptor's Dictionary_ID_flag 1, then one byte of ID
@@ -139,7 +132,7 @@ describe("with nothing register() replaced to hand a frame to", () => {
     const snappyKey = Object.entries(expected.blosc_snappy_u2.flags).find(([, f]) => !(f & 0x02))[0];
     const frame = new Uint8Array(readFileSync(join(dir, "cnames.zarr", "blosc_snappy_u2", snappyKey)));
     const codec = Codec.fromConfig({ cname: "snappy", clevel: 5, shuffle: 1, blocksize: 0 }, { dataType: "uint16", shape: [12, 24] });
-    const error = await failure(Promise.resolve().then(() => codec.decode(frame)));
+    const error = await rejectionOf(Promise.resolve().then(() => codec.decode(frame)));
     expect(error).toBeInstanceOf(ZarrCodecError);
     expect(error.code).toBe("UNSUPPORTED_CODEC");
     expect(error.message).toBe(
@@ -196,8 +189,8 @@ describe.each(ZARRITAS)("zarrita %s with register(zarr.registry)", (_v, zarr) =>
 
   test("a zlib stream with a preset dictionary, which zarrita's zlib (DecompressionStream) cannot read either: UNSUPPORTED_CODEC", async () => {
     const arr = await openArray(zarr, presetDictionaryStore(), "z");
-    const viaGet = packageErrorOf(await failure(zarr.get(arr)));
-    const viaRead = await failure(read(arr));
+    const viaGet = packageErrorOf(await rejectionOf(zarr.get(arr)));
+    const viaRead = await rejectionOf(read(arr));
     const because = "zlib: the stream needs a preset dictionary; those are not supported; the zlib codec register() replaced (zarrita's own) cannot read it either: ";
     expect([viaGet.code, viaGet.message.startsWith(because)]).toEqual(["UNSUPPORTED_CODEC", true]);
     expect([viaRead.code, viaRead.message.startsWith(`read: chunk 0 of array /z: ${because}`)]).toEqual(["UNSUPPORTED_CODEC", true]);
@@ -211,18 +204,18 @@ describe.each(ZARRITAS)("zarrita %s with register(zarr.registry)", (_v, zarr) =>
       "the frame needs dictionary 7; frames compressed with a dictionary are not supported; " +
       "the zstd codec register() replaced (zarrita's own) cannot read it either: ";
     const advice = ". register(zarr.registry, { compressors: false }) leaves the compressors to zarrita's own";
-    const plain = packageErrorOf(await failure(zarr.get(await openArray(zarr, from, "zstd_u2"), first)));
+    const plain = packageErrorOf(await rejectionOf(zarr.get(await openArray(zarr, from, "zstd_u2"), first)));
     expect(plain.code).toBe("UNSUPPORTED_CODEC");
     expect(plain.message.startsWith(`zstd: ${because}`)).toBe(true);
     expect(plain.message.endsWith(advice)).toBe(true);
     // A store wrapper of the package knows the chunk's key: the codec names it.
-    const wrapped = await failure(zarr.get(await openArray(zarr, withDataTypes(from), "zstd_u2"), first));
+    const wrapped = await rejectionOf(zarr.get(await openArray(zarr, withDataTypes(from), "zstd_u2"), first));
     const named = packageErrorOf(wrapped);
     expect(named.code).toBe("UNSUPPORTED_CODEC");
     expect(named.message.startsWith(`zstd: chunk /zstd_u2/0.0: ${because}`)).toBe(true);
     expect(named.message.endsWith(advice)).toBe(true);
     // read names the chunk and the array itself.
-    const viaRead = await failure(read(await openArray(zarr, from, "zstd_u2"), first));
+    const viaRead = await rejectionOf(read(await openArray(zarr, from, "zstd_u2"), first));
     expect(viaRead).toBeInstanceOf(ZarrCodecError);
     expect(viaRead.code).toBe("UNSUPPORTED_CODEC");
     expect(viaRead.message.startsWith(`read: chunk 0.0 of array /zstd_u2: zstd: ${because}`)).toBe(true);

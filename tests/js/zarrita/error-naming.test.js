@@ -14,6 +14,7 @@ import FetchStore from "@zarrita/storage/fetch";
 import FileSystemStore from "@zarrita/storage/fs";
 import { read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
 import { hasArrayExtensions, ZARRITAS } from "../support/zarritas.js";
+import { rejectionOf } from "../support/expect-error.js";
 
 const json = (o) => new TextEncoder().encode(JSON.stringify(o));
 const ZARRAY = { zarr_format: 2, shape: [4], chunks: [4], dtype: "<u2", compressor: { id: "zstd", level: 1 }, fill_value: 0, order: "C", filters: null };
@@ -56,24 +57,16 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function failure(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a failure");
-}
 
 describe.each(ZARRITAS)("zarrita %s", (_v, zarr) => {
   const open = (store, path) => zarr.open.v2(zarr.root(store).resolve(path), { kind: "array" });
 
   test("read names a root array with its store's URL or folder, and any other array by its path", async () => {
     for (const [store, place] of [[fetchStore(), URL_ROOT], [new FileSystemStore(dir), dir]]) {
-      const root = await failure(read(await open(store, "/")));
+      const root = await rejectionOf(read(await open(store, "/")));
       expect(root).toBeInstanceOf(ZarrCodecError);
       expect(named(root, `read: chunk 0 of array / of ${place}: zstd: `)).toEqual(["CORRUPT_DATA", true]);
-      const nested = await failure(read(await open(store, "a")));
+      const nested = await rejectionOf(read(await open(store, "a")));
       expect(named(nested, "read: chunk 0 of array /a: zstd: ")).toEqual(["CORRUPT_DATA", true]);
     }
   });
@@ -81,7 +74,7 @@ describe.each(ZARRITAS)("zarrita %s", (_v, zarr) => {
   test("withDataTypes names a root array it refuses with its store's URL", async () => {
     const v3 = { zarr_format: 3, node_type: "array", shape: [4], data_type: "int4", chunk_grid: { name: "regular", configuration: { chunk_shape: [4] } }, chunk_key_encoding: { name: "default" }, fill_value: 9, codecs: [{ name: "packbits" }] };
     const store = withDataTypes(fetchStore(new Map([["/zarr.json", json(v3)]])));
-    const error = await failure(zarr.open.v3(zarr.root(store), { kind: "array" }));
+    const error = await rejectionOf(zarr.open.v3(zarr.root(store), { kind: "array" }));
     expect(error).toBeInstanceOf(ZarrCodecError);
     expect([error.code, error.message]).toEqual(["INVALID_METADATA", `withDataTypes: array / of ${URL_ROOT}: fill_value 9 is outside int4's range -8..7`]);
   });
@@ -91,15 +84,15 @@ describe.each(ZARRITAS)("zarrita %s", (_v, zarr) => {
     const folder = new FileSystemStore(dir);
     // A store with FileSystemStore's root, answering an N5 root's attributes.
     const store = { root: folder.root, get: async (key) => (key === "/attributes.json" ? attributes : undefined) };
-    const error = await failure(zarr.open(zarr.root(withN5(store)), { kind: "array" }));
+    const error = await rejectionOf(zarr.open(zarr.root(withN5(store)), { kind: "array" }));
     expect(error).toBeInstanceOf(ZarrCodecError);
     expect([error.code, error.message]).toEqual(["INVALID_METADATA", `withN5: array / of ${dir}: dimensions must be an array of non-negative integers, got an Array of length 2 [4, -1]`]);
   });
 
   test("zarr.get: the package's error names the chunk where withDataTypes returned it, and nothing where the store is plain", async () => {
     for (const [path, key] of [["/", "/0"], ["a", "/a/0"]]) {
-      const wrapped = await failure(zarr.get(await open(withDataTypes(fetchStore()), path)));
-      const plain = await failure(zarr.get(await open(fetchStore(), path)));
+      const wrapped = await rejectionOf(zarr.get(await open(withDataTypes(fetchStore()), path)));
+      const plain = await rejectionOf(zarr.get(await open(fetchStore(), path)));
       if (hasArrayExtensions(zarr)) {
         // zarrita 0.7 wraps a codec's error in its CodecPipelineError.
         expect(wrapped.name).toBe("CodecPipelineError");
