@@ -4,9 +4,9 @@
 #   native  the libFuzzer targets of the core (clang-14, with ASan and
 #           UBSan), starting from the seed corpus in tests/fuzz/corpus; new
 #           corpus entries go to build/fuzz/ (not the repository);
-#   js      the metadata, codec-configuration, N5, read-differential and
-#           compressed-chunk fuzzers (tests/fuzz/js/, seeded with the date;
-#           the seed is printed).
+#   js      the metadata, codec-configuration, N5, read-differential,
+#           compressed-chunk and hostile-claims fuzzers (tests/fuzz/js/,
+#           seeded with the date; the seed is printed).
 # Exits non-zero on any crash, leak or failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,7 @@ if [ "$which" = js ] || [ "$which" = all ]; then
   # Its failures (the seed, the run, a minimized repro) are on stderr.
   node tests/fuzz/js/read-differential.mjs "$seconds" "$((seed % 100000))"
   node tests/fuzz/js/compressed.mjs "$seconds" "$((seed % 100000))"
+  node tests/fuzz/js/claims.mjs "$seconds" "$((seed % 100000))"
 fi
 [ "$which" = js ] && exit 0
 cmake -S . -B build/fuzz -DZCW_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <string>
 
+#include "compress/decoded_bound.h"
 #include "compress/frame_decoders.h"
 
 namespace zcw {
 
 using compress_internal::Filled;
+using compress_internal::most_decoded;
 
 namespace {
 
@@ -26,24 +28,26 @@ uint64_t first_guess(uint64_t in_size, uint64_t max_out) {
   return std::min(guess, max_out);
 }
 
-// The most bytes `in_size` bytes of a format can decode to, from the
-// format's own structure, so that a frame's claim beyond it is refused
-// before anything is allocated (wasm memory never shrinks: a 20-byte zstd
-// frame could otherwise claim the whole limit). zstd: a block takes at
-// least 4 bytes (an RLE block: its 3-byte header and the byte) and yields
-// at most 128 KiB. blosc: its streams hold zstd, lz4, zlib or blosclz,
-// none beyond zstd's ratio, or the bytes themselves. lz4: a sequence of
-// 3 + k bytes (token, offset, k bytes of match length) yields at most
-// 19 + 255 k bytes. DEFLATE: a match of 258 bytes takes at least 2 bits.
-uint64_t most_output(Compression kind, uint64_t in_size) {
-  uint64_t ratio = 1;
+// The compressed bytes a frame of `in_size` bytes decodes from, and at
+// what ratio (decoded_bound.h): numcodecs' lz4 is a 4-byte size header and
+// a block. blosc's frame is settled by its own walk (blosc_settled_size),
+// which knows its inner codec.
+struct Bound {
+  uint64_t bytes;
+  uint64_t ratio;
+  uint64_t most() const { return most_decoded(bytes, ratio); }
+};
+Bound bound_of(Compression kind, uint64_t in_size) {
   switch (kind) {
-    case Compression::kZstd:
-    case Compression::kBlosc: ratio = uint64_t{1} << 15; break;
-    case Compression::kLz4: ratio = 255; break;
-    default: ratio = 1032; break;
+    case Compression::kZstd: return {in_size, compress_internal::kZstdRatio};
+    case Compression::kLz4: return {in_size < 4 ? 0 : in_size - 4, compress_internal::kLz4Ratio};
+    default: return {in_size, compress_internal::kDeflateRatio};
   }
-  return in_size > UINT64_MAX / ratio ? UINT64_MAX : in_size * ratio;
+}
+
+std::string bound_text(Compression kind, const Bound& b) {
+  return (kind == Compression::kLz4 ? "its " + std::to_string(b.bytes) + "-byte block" : "its " + bytes_text(b.bytes)) +
+         " can hold (at most " + std::to_string(b.ratio) + " per byte: " + std::to_string(b.most()) + ")";
 }
 
 }  // namespace
@@ -92,7 +96,8 @@ Status Decompressor::decompress(Compression kind, const uint8_t* in, uint64_t in
       if (!s.ok()) return s;
       if (known && declared != out_size) {
         return Status(ErrorCode::kLengthMismatch, "zstd: the frame says it decodes to " + bytes_text(declared) +
-                                                      " (its content size), the chunk has " + bytes_text(out_size));
+                                                      " (its content size), the chunk's decoded size is " +
+                                                      bytes_text(out_size));
       }
       ZSTD_DCtx_s* dctx = nullptr;
       s = zstd_context(&dctx);
@@ -115,7 +120,8 @@ Status Decompressor::decompress(Compression kind, const uint8_t* in, uint64_t in
   if (filled.overflow) return overflow_status(kind, in, in_size, out_size);
   if (filled.bytes != out_size) {
     return Status(ErrorCode::kLengthMismatch, std::string(name) + ": the frame decodes to " +
-                                                  bytes_text(filled.bytes) + ", the chunk has " + bytes_text(out_size));
+                                                  bytes_text(filled.bytes) + ", the chunk's decoded size is " +
+                                                  bytes_text(out_size));
   }
   return Status::Ok();
 }
@@ -129,7 +135,7 @@ Status Decompressor::decompress(Compression kind, const uint8_t* in, uint64_t in
 // frame says.
 Status Decompressor::overflow_status(Compression kind, const uint8_t* in, uint64_t in_size, uint64_t out_size) {
   const std::string name = compression_name(kind);
-  const Status more(ErrorCode::kLengthMismatch, name + ": the frame decodes to more than the chunk's " +
+  const Status more(ErrorCode::kLengthMismatch, name + ": the frame decodes to more than the chunk's decoded size of " +
                                                     bytes_text(out_size));
   if (kind != Compression::kGzip && kind != Compression::kZlib) return more;
   const uint64_t room = out_size + (uint64_t{1} << 16);
@@ -142,7 +148,7 @@ Status Decompressor::overflow_status(Compression kind, const uint8_t* in, uint64
   if (!s.ok()) return s;
   if (filled.overflow) return more;
   return Status(ErrorCode::kLengthMismatch, name + ": the frame decodes to " + bytes_text(filled.bytes) +
-                                                ", the chunk has " + bytes_text(out_size));
+                                                ", the chunk's decoded size is " + bytes_text(out_size));
 }
 
 Status Decompressor::decompress_bounded(Compression kind, const uint8_t* in, uint64_t in_size, uint64_t max_out,
@@ -154,7 +160,8 @@ Status Decompressor::decompress_bounded(Compression kind, const uint8_t* in, uin
     return Status(ErrorCode::kInvalidInput, "decompress: unknown compression");
   }
 
-  // A size the frame declares: checked against the limit, then an exact
+  // A size the frame declares: checked against what its bytes can decode
+  // to (blosc: its whole structure settled) and the limit, then an exact
   // decode into that much memory.
   bool known = false;
   uint64_t declared = 0;
@@ -166,18 +173,20 @@ Status Decompressor::decompress_bounded(Compression kind, const uint8_t* in, uin
       known = true;
       break;
     case Compression::kBlosc:
-      s = compress_internal::blosc_declared_size(in, in_size, &declared);
+      s = compress_internal::blosc_settled_size(in, in_size, &declared);
       known = true;
       break;
     default: break;
   }
   if (!s.ok()) return s;
+  const Bound bound = bound_of(kind, in_size);
   if (known) {
-    const bool lies = declared > most_output(kind, in_size);
+    const bool lies = kind != Compression::kBlosc && declared > bound.most();
     if (lies || declared > max_out) {
       return Status(lies ? ErrorCode::kCorruptData : ErrorCode::kLengthMismatch,
-                    name + ": the frame says it decodes to " + bytes_text(declared) + ", more than " +
-                        (lies ? "its " + bytes_text(in_size) + " can hold" : "the limit of " + bytes_text(max_out)));
+                    name + (kind == Compression::kZstd ? ": the frame" : ": the header") + " says it decodes to " +
+                        bytes_text(declared) + ", more than " +
+                        (lies ? bound_text(kind, bound) : "the limit of " + bytes_text(max_out)));
     }
     if (!out->resize(declared)) {
       return Status(ErrorCode::kOutOfMemory, name + ": out of memory for " + bytes_text(declared) + " of output");
@@ -188,11 +197,13 @@ Status Decompressor::decompress_bounded(Compression kind, const uint8_t* in, uin
   }
 
   // No claim (zlib, gzip, zstd from a streaming writer): decode into a
-  // buffer that doubles, up to the limit, while the data goes on.
-  uint64_t capacity = first_guess(in_size, max_out);
+  // buffer that doubles, up to the limit or what the bytes can decode to,
+  // while the data goes on.
+  const uint64_t most = std::min(max_out, bound.most());
+  uint64_t capacity = first_guess(in_size, most);
   uint64_t hint = 0;
-  if (kind == Compression::kGzip && compress_internal::gzip_last_member_size(in, in_size, &hint) && hint <= max_out &&
-      hint > capacity && hint <= most_output(kind, in_size)) {
+  if (kind == Compression::kGzip && compress_internal::gzip_last_member_size(in, in_size, &hint) && hint <= most &&
+      hint > capacity) {
     capacity = hint;  // a single member's size, mod 2^32: right unless it lies
   }
   ZSTD_DCtx_s* dctx = nullptr;
@@ -218,12 +229,15 @@ Status Decompressor::decompress_bounded(Compression kind, const uint8_t* in, uin
       out->resize(filled.bytes);  // shrinking cannot fail
       return Status::Ok();
     }
-    if (capacity == max_out) {
+    if (capacity == most) {
       out->resize(0);
+      if (most < max_out) {
+        return Status(ErrorCode::kCorruptData, name + ": the frame decodes to more than " + bound_text(kind, bound));
+      }
       return Status(ErrorCode::kLengthMismatch,
                     name + ": the frame decodes to more than the limit of " + bytes_text(max_out));
     }
-    capacity = capacity > max_out / 2 ? max_out : std::max<uint64_t>(capacity * 2, 1);
+    capacity = capacity > most / 2 ? most : std::max<uint64_t>(capacity * 2, 1);
   }
 }
 

@@ -44,9 +44,13 @@ class Decompressor {
   // Decodes `in` whatever its decoded size, as long as it is at most
   // `max_out` bytes; `*out` holds exactly the decoded bytes on success
   // (emptied on failure). Size claims in the frame (zstd's content size,
-  // blosc's nbytes, lz4's header, gzip's ISIZE) above `max_out` are
-  // refused before anything is allocated; where there is no claim the
-  // output grows, up to `max_out`, as the decoder needs it.
+  // blosc's nbytes, lz4's header) above `max_out` (LENGTH_MISMATCH) or
+  // above what the frame's bytes can decode to (CORRUPT_DATA; the ratios
+  // of src/compress/decoded_bound.h, for blosc its inner codec's, with its
+  // header, layout and every stream checked first) are refused before
+  // anything is allocated; where there is no claim (gzip's ISIZE is only a
+  // hint) the output grows as the decoder needs it, up to `max_out` and
+  // what the bytes can decode to.
   Status decompress_bounded(Compression kind, const uint8_t* in, uint64_t in_size, uint64_t max_out,
                             MallocBytes* out);
 
@@ -59,7 +63,7 @@ class Decompressor {
   // chunk (blosc's scratch grows to the largest block and stays).
   ZSTD_DCtx_s* zstd_ = nullptr;
   libdeflate_decompressor* deflate_ = nullptr;
-  MallocBytes blosc_scratch_;  // a blosc block to unshuffle from, and one for bit-unshuffle
+  MallocBytes blosc_scratch_;  // a blosc block to unshuffle from, and one more to bit-unshuffle
 };
 
 }  // namespace zcw

@@ -44,11 +44,17 @@ bool gzip_last_member_size(const uint8_t* in, uint64_t in_size, uint64_t* bytes)
 // the frame before anything is decoded.
 Status lz4_declared_size(const uint8_t* in, uint64_t in_size, uint64_t* bytes);
 Status lz4_decode(const uint8_t* in, uint64_t in_size, uint8_t* out, uint64_t out_size);
-Status blosc_declared_size(const uint8_t* in, uint64_t in_size, uint64_t* bytes);
+// blosc's nbytes, settled from the frame's whole structure before anything
+// is allocated: the header, the layout, every block offset and stream
+// length within the frame, and nbytes and each stream's size within what
+// the bytes can decode to at the inner codec's ratio (CORRUPT_DATA where
+// not). blosc_decode settles the frame the same way first.
+Status blosc_settled_size(const uint8_t* in, uint64_t in_size, uint64_t* bytes);
 
 // What a blosc frame's streams decode with: the Decompressor's zstd and
-// libdeflate contexts, and its scratch (two blocks, grown to the largest
-// blocksize seen, which is at most a chunk's size, and kept).
+// libdeflate contexts, and its scratch (one block to unshuffle from, two
+// to bit-unshuffle, none without a shuffle; grown to the largest seen,
+// which is at most a chunk's size, and kept).
 struct BloscContexts {
   ZSTD_DCtx_s* zstd;
   libdeflate_decompressor* deflate;

@@ -25,8 +25,9 @@ Status lz4_decode(const uint8_t* in, uint64_t in_size, uint8_t* out, uint64_t ou
   Status s = lz4_declared_size(in, in_size, &declared);
   if (!s.ok()) return s;
   if (declared != out_size) {
-    return Status(ErrorCode::kLengthMismatch, "lz4: the header says " + std::to_string(declared) +
-                                                  " bytes, the chunk has " + std::to_string(out_size));
+    return Status(ErrorCode::kLengthMismatch, "lz4: the header says it decodes to " + std::to_string(declared) +
+                                                  " bytes, the chunk's decoded size is " + std::to_string(out_size) +
+                                                  " bytes");
   }
   if (in_size - 4 > LZ4_MAX_INPUT_SIZE || out_size > INT_MAX) {
     return Status(ErrorCode::kSizeOverflow, "lz4: blocks of more than 2 GiB are not supported (" +
@@ -41,7 +42,8 @@ Status lz4_decode(const uint8_t* in, uint64_t in_size, uint8_t* out, uint64_t ou
   }
   if (static_cast<uint64_t>(r) != out_size) {
     return Status(ErrorCode::kLengthMismatch, "lz4: the block decodes to " + std::to_string(r) +
-                                                  " bytes, its header and the chunk say " + std::to_string(out_size));
+                                                  " bytes, where its header and the chunk's decoded size say " +
+                                                  std::to_string(out_size));
   }
   return Status::Ok();
 }

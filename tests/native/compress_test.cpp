@@ -180,22 +180,26 @@ TEST(DecompressTest, AWrongChunkSizeEitherWayIsALengthMismatch) {
   expect_still_decodes(d);
 }
 
+// Each size is named for what it is: a frame's claim or what it decodes
+// to, the chunk's decoded size (the metadata's), the chunk's own bytes.
+// ("lz4: the header says 1000 bytes, the chunk has 524288" read as if the
+// chunk held 524288 bytes, where that was its decoded size.)
 TEST(DecompressTest, TheMessagesNameTheCodecAndBothSizes) {
   Decompressor d;
   const Fixture& z = fixture("zstd-l3.zst");
   EXPECT_EQ(decode(d, z.kind, z.frame, 2048).status.message(),
-            "zstd: the frame says it decodes to 4096 bytes (its content size), the chunk has 2048 bytes");
+            "zstd: the frame says it decodes to 4096 bytes (its content size), the chunk's decoded size is 2048 bytes");
   const Fixture& s = fixture("zstd-streamed.zst");
   EXPECT_EQ(decode(d, s.kind, s.frame, 2048).status.message(),
-            "zstd: the frame decodes to more than the chunk's 2048 bytes");
-  EXPECT_EQ(decode(d, s.kind, s.frame, 8192).status.message(), "zstd: the frame decodes to 4096 bytes, the chunk has 8192 bytes");
+            "zstd: the frame decodes to more than the chunk's decoded size of 2048 bytes");
+  EXPECT_EQ(decode(d, s.kind, s.frame, 8192).status.message(), "zstd: the frame decodes to 4096 bytes, the chunk's decoded size is 8192 bytes");
   const Fixture& l = fixture("lz4-a1.lz4");
-  EXPECT_EQ(decode(d, l.kind, l.frame, 4095).status.message(), "lz4: the header says 4096 bytes, the chunk has 4095");
+  EXPECT_EQ(decode(d, l.kind, l.frame, 4095).status.message(), "lz4: the header says it decodes to 4096 bytes, the chunk's decoded size is 4095 bytes");
   const Fixture& b = fixture("blosc-lz4-shuffle-t2.blosc");
   EXPECT_EQ(decode(d, b.kind, b.frame, 8192).status.message(),
-            "blosc: the header says 4096 bytes (nbytes), the chunk has 8192");
+            "blosc: the header says it decodes to 4096 bytes (nbytes), the chunk's decoded size is 8192 bytes");
   const Fixture& g = fixture("gzip-l1.gz");
-  EXPECT_EQ(decode(d, g.kind, g.frame, 100).status.message(), "gzip: the frame decodes to 4096 bytes, the chunk has 100 bytes");
+  EXPECT_EQ(decode(d, g.kind, g.frame, 100).status.message(), "gzip: the frame decodes to 4096 bytes, the chunk's decoded size is 100 bytes");
   Bytes cut(g.frame.begin(), g.frame.end() - 9);  // into the DEFLATE data's last bytes
   EXPECT_EQ(decode(d, g.kind, cut, 4096).status.message(), "gzip: the DEFLATE data is corrupt or truncated");
 }
@@ -394,7 +398,8 @@ TEST(DecompressTest, BoundedClaimsBeyondWhatTheBytesCanHoldAllocateNothing) {
   const Result z = bounded(d, Compression::kZstd, zstd, uint64_t{1} << 31);
   expect_code(z, ErrorCode::kCorruptData, "zstd claiming 1 GiB");
   EXPECT_EQ(z.status.message(),
-            "zstd: the frame says it decodes to 1073741824 bytes, more than its 17 bytes can hold");
+            "zstd: the frame says it decodes to 1073741824 bytes, more than its 17 bytes can hold (at most 32768 per "
+            "byte: 557056)");
   EXPECT_TRUE(z.out.empty());
   Bytes blosc = fixture("blosc-zstd-shuffle-t2.blosc").frame;
   put_le32(&blosc, 4, 1u << 30);  // nbytes
@@ -521,7 +526,7 @@ TEST(DecompressTest, Lz4LyingHeaders) {
   put_le32(&more, 0, 4097);
   expect_code(decode(d, f.kind, more, 4097), ErrorCode::kLengthMismatch, "lz4 header one more");
   EXPECT_EQ(decode(d, f.kind, more, 4097).status.message(),
-            "lz4: the block decodes to 4096 bytes, its header and the chunk say 4097");
+            "lz4: the block decodes to 4096 bytes, where its header and the chunk's decoded size say 4097");
   expect_code(decode(d, f.kind, Bytes{0, 0, 0, 0}, 0), ErrorCode::kCorruptData, "lz4 header alone");
   expect_still_decodes(d);
 }

@@ -1,8 +1,8 @@
 // A short run of each JS fuzzer (tests/fuzz/js/) inside the test command;
 // `npm run fuzz -- <seconds>` runs them long. A fixed seed keeps a failure
 // reproducible: the message names it and the document. The metadata, N5,
-// read-differential and compressed-chunk fuzzers run in a process of their
-// own: zarrita leaves some codec-loading promises unhandled when a read
+// read-differential, compressed-chunk and hostile-claims fuzzers run in a
+// process of their own: zarrita leaves some codec-loading promises unhandled when a read
 // fails early (its own, counted), which Jest would report against the
 // test, and the N5, read and compressed ones read in a worker thread
 // (stopped at a deadline) with their reference in Python.
@@ -83,6 +83,25 @@ test("compressed-chunk fuzzer: 12 s, damaged compressed chunks read as the refer
     expect([outcome, counts[outcome]]).toEqual([outcome, 0]);
   }
   expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
+});
+
+test("hostile-claims fuzzer: 12 s, claims where no decoded size comes from the metadata are the package's error, each read growing wasm memory within its bound", () => {
+  // Stops (non-zero exit) at the first wrong value, refusal of an
+  // untouched chunk, error that is neither the package's nor zarrita's,
+  // TypeError or RangeError from the package, hang, polluted prototype, or
+  // read that grew wasm memory past 4 x its codec's ratio x the chunk's
+  // bytes + 16 MiB (tests/fuzz/js/claims.mjs).
+  const out = execFileSync("node", ["tests/fuzz/js/claims.mjs", "12", "20261128", "--json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const { runs, counts, byContainer, failure } = JSON.parse(out.trim().split("\n").pop());
+  expect(failure).toBeUndefined();
+  expect(runs).toBeGreaterThan(500);
+  for (const container of ["v2 vlen-utf8", "v2 vlen-bytes", "v3 variable_length_bytes", "v3 string", "n5 varlength", "n5 header past the chunk"]) {
+    expect([container, byContainer[container]?.["refused with the package's error"] > 0, byContainer[container]?.["the good chunk read"] > 0]).toEqual([container, true, true]);
+  }
+  expect(counts["read as written"]).toBeGreaterThan(50);
+  for (const outcome of ["wrong value", "refused an untouched chunk", "not the package's error", "package TypeError or RangeError", "hang", "wasm memory past the bound", "prototype polluted"]) {
+    expect([outcome, counts[outcome]]).toEqual([outcome, 0]);
+  }
 });
 
 test("codec configuration fuzzer: 8 s, valid configurations decoded like the references", async () => {

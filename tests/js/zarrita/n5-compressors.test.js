@@ -117,14 +117,14 @@ describe("damaged compressed blocks: the package's error, the block's key, the c
       "volumes/raw/zstd",
       withHeader([...ZSTD_MAGIC, 0xa0, ...u32(0x7fffffff), ...zstdBlockHeader(1, 0, 12), ...new Array(12).fill(7)]),
       "LENGTH_MISMATCH",
-      "zstd: the frame says it decodes to 2147483647 bytes (its content size), the chunk has 12 bytes",
+      "zstd: the frame says it decodes to 2147483647 bytes (its content size), the chunk's decoded size is 12 bytes",
     ],
     [
       "zstd_rle",
       "volumes/raw/zstd",
       withHeader([...ZSTD_MAGIC, 0x00, 0x38, ...Array.from({ length: 64 }, (_, i) => [...zstdBlockHeader(i === 63 ? 1 : 0, 1, 131072), 9]).flat()]),
       "LENGTH_MISMATCH",
-      "zstd: the frame decodes to more than the chunk's 12 bytes",
+      "zstd: the frame decodes to more than the chunk's decoded size of 12 bytes",
     ],
     ["zstd_not_a_frame", "volumes/raw/zstd", withHeader([1, 2, 3, 4, 5, 6, 7, 8]), "CORRUPT_DATA", "zstd: the chunk does not start with a zstd frame header (8 bytes)"],
     // blosc's nbytes (bytes 4..7 of its header) at 2 GiB - 1: numcodecs.js
@@ -133,7 +133,7 @@ describe("damaged compressed blocks: the package's error, the block's key, the c
       const b = blosc.slice();
       b.set(u32(0x7fffffff), HEADER + 4);
       return b;
-    })(), "LENGTH_MISMATCH", "blosc: the header says 2147483647 bytes (nbytes), the chunk has 12"],
+    })(), "LENGTH_MISMATCH", "blosc: the header says it decodes to 2147483647 bytes (nbytes), the chunk's decoded size is 12 bytes"],
     // One byte short of the cbytes its header says: numcodecs.js would read past the block.
     ["blosc_cut", "volumes/raw/blosc", blosc.subarray(0, blosc.length - 1), "CORRUPT_DATA", "blosc: the header says the frame has 28 bytes (cbytes), the chunk has 27 (truncated)"],
     ["blosc_header", "volumes/raw/blosc", blosc.subarray(0, HEADER + 10), "CORRUPT_DATA", "blosc: the chunk has 10 bytes, a blosc frame at least 16 (its header)"],

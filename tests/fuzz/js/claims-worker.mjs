@@ -1,0 +1,82 @@
+// The hostile-claims fuzzer's reader (tests/fuzz/js/claims.mjs): a worker
+// thread that opens each case's array (zarrita 0.7.5 or 0.6.2, the package
+// registered; withDataTypes for v3 variable_length_bytes, withN5 for N5)
+// and reads each selection with zarr.get and with read, noting how much
+// wasm memory each read grew this thread's instance by: that instance is
+// the one that decoded.
+import { parentPort } from "node:worker_threads";
+import * as zarr7 from "zarrita";
+import * as zarr6 from "zarrita-0.6";
+import { diagnostics, read, ready, register, withDataTypes, withN5 } from "../../../js/index.js";
+import { classify } from "./outcomes.mjs";
+import { serveJobs } from "./worker-jobs.mjs";
+import { cOrderBytes } from "../../js/support/c-order-bytes.js";
+
+await ready();
+const ZARRITAS = { "0.7.5": zarr7, "0.6.2": zarr6 };
+for (const z of Object.values(ZARRITAS)) register(z.registry);
+
+function failure(error) {
+  let code;
+  let message;
+  for (let e = error, depth = 0; e && depth < 6; e = e.cause, depth++) {
+    if (typeof e?.code === "string" && e.name === "ZarrCodecError") {
+      code = e.code;
+      message = e.message;
+      break;
+    }
+  }
+  message ??= String(error?.message ?? error).slice(0, 400);
+  return { error: classify(error), code, message, name: error?.name, stack: String(error?.stack ?? "").split("\n").slice(0, 6).join("\n") };
+}
+
+const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+
+/** A result's values, comparable: strings, bytes as hex, numbers as their little-endian bytes. */
+function valuesOf(result) {
+  if (Array.isArray(result.data)) {
+    return result.data.map((v) => (typeof v === "string" ? `s:${v}` : v instanceof Uint8Array ? `b:${hex(v)}` : `?:${String(v)}`));
+  }
+  return [`n:${hex(cOrderBytes(result))}`];
+}
+
+async function run({ files, path, format, dataTypes, zarrita, selections }) {
+  const z = ZARRITAS[zarrita];
+  const map = new Map(files);
+  let store = {
+    get: async (key) => map.get(key)?.slice(),
+    getRange: async (key, range) => {
+      const bytes = map.get(key);
+      if (!bytes) return undefined;
+      if (range.suffixLength !== undefined) return bytes.slice(bytes.length - range.suffixLength);
+      return bytes.slice(range.offset, range.offset + range.length);
+    },
+  };
+  if (format === "n5") store = withN5(store);
+  if (dataTypes) store = withDataTypes(store);
+  const location = z.root(store).resolve(path);
+  let arr;
+  try {
+    arr = await (format === "v2" ? z.open.v2(location, { kind: "array" }) : z.open(location, { kind: "array" }));
+  } catch (error) {
+    return { open: failure(error) };
+  }
+  const results = [];
+  for (const [i, [start, stop]] of selections.entries()) {
+    parentPort.postMessage({ progress: i });
+    const out = {};
+    for (const [how, get] of [["get", () => z.get(arr, [z.slice(start, stop)])], ["read", () => read(arr, [z.slice(start, stop)])]]) {
+      const before = diagnostics().wasmMemoryBytes();
+      try {
+        out[how] = { values: valuesOf(await get()) };
+      } catch (error) {
+        out[how] = failure(error);
+      }
+      out[how].grew = diagnostics().wasmMemoryBytes() - before;
+    }
+    results.push(out);
+  }
+  return { results };
+}
+
+serveJobs(run, failure);
