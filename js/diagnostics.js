@@ -11,14 +11,18 @@ import { coreOf } from "./codecs/wasm-codec.js";
 import { describe, ZarrCodecError } from "./errors.js";
 import { wasm } from "./wasm/load.js";
 import { readCounts } from "./read/read-counts.js";
+import { scratchState } from "./read/scratch-budget.js";
+import { recycleCount } from "./wasm/recycle.js";
 
 const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
 
 export function diagnostics() {
-  const m = wasm();
+  wasm(); // throws NOT_READY before ready()
+  // wasm() at each call: the instance in use then (it is replaced when
+  // idle: recycle.js).
   return {
     /** "simd" (the default), "portable" or "reference". */
-    implementation: () => m.implementation(),
+    implementation: () => wasm().implementation(),
     /** Every kernel call of this module instance uses `name` from now on. */
     setImplementation(name) {
       if (!IMPLEMENTATIONS.has(name)) {
@@ -26,12 +30,12 @@ export function diagnostics() {
       }
       // The module refuses an implementation it was built without (SIMD in
       // a no-SIMD build): say so rather than keep the old one silently.
-      if (!m.setImplementation(name)) {
+      if (!wasm().setImplementation(name)) {
         throw new ZarrCodecError("INVALID_INPUT", `diagnostics: this module was built without the ${name} implementation`);
       }
     },
     /** C++ codec instances alive (codecs not yet collected or disposed). */
-    liveInstances: () => m.liveInstances(),
+    liveInstances: () => wasm().liveInstances(),
     /**
      * How many chunks read() has placed by each path in this realm:
      * decoded in place by the package's codecs, N5 blocks, copied
@@ -39,8 +43,19 @@ export function diagnostics() {
      * zarrita's getChunk (what read does not decode itself).
      */
     reads: () => readCounts(),
-    /** Bytes of wasm memory (it grows, never shrinks). */
-    wasmMemoryBytes: () => m.HEAPU8.length,
+    /**
+     * Bytes of wasm memory of the instance in use (an instance's memory
+     * only grows; a grown, idle one is replaced by a fresh one: recycle.js).
+     */
+    wasmMemoryBytes: () => wasm().HEAPU8.length,
+    /**
+     * The read budget's account (read/scratch-budget.js): bytes of bands
+     * held now, the most held at once (since the last call with
+     * `resetPeak`), requests waiting, and the budget.
+     */
+    readScratch: (resetPeak = false) => scratchState(resetPeak === true),
+    /** How many times the instance was replaced by a fresh one. */
+    recycles: () => recycleCount(),
     /**
      * Runs `codec`'s kernel on one scratch block `repetitions` times, with
      * nothing copied in or out (a bytes, packbits or numcodecs.packbits
@@ -48,7 +63,7 @@ export function diagnostics() {
      */
     runKernel(codec, direction, repetitions) {
       const core = codec?.[coreOf];
-      if (!core || core.module !== m) {
+      if (!core || core.module !== wasm()) {
         throw new ZarrCodecError("INVALID_INPUT", `diagnostics: runKernel needs a codec of this package, got ${describe(codec)}`);
       }
       if ((direction !== "decode" && direction !== "encode") || !Number.isSafeInteger(repetitions) || repetitions < 0) {

@@ -8,6 +8,7 @@ export { N5DefaultCodec } from "./n5/n5-default-codec.js";
 export { ZarrCodecError } from "./errors.js";
 export { compiledWasm, hasWasmSimd } from "./wasm/load.js";
 export { diagnostics } from "./diagnostics.js";
+export { configureMemory } from "./memory-settings.js";
 export { nativeCodecs } from "./codecs/deprecated-native.js";
 export {
   bfloat16ToFloat32,

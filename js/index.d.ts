@@ -655,6 +655,13 @@ export interface ReadPoolOptions {
    * value to the workers.
    */
   inThreadChunks?: number | undefined;
+  /**
+   * A worker whose wasm memory grew by more than 16 MiB and then stays idle
+   * this long (milliseconds) is ended, giving all its memory back; the
+   * next read that needs a worker starts a new one. Default 1000; Infinity
+   * keeps workers however much they grew.
+   */
+  recycleIdleMs?: number | undefined;
 }
 
 /** What a pool has done (pool.stats()). */
@@ -662,6 +669,8 @@ export interface ReadPoolStats {
   /** Workers started (replacements included) and failed. */
   started: number;
   failed: number;
+  /** Workers ended for staying idle after their memory grew (ReadPoolOptions.recycleIdleMs). */
+  recycled: number;
   /** Workers alive now. */
   alive: number;
   /**
@@ -682,6 +691,10 @@ export interface ReadPoolStats {
   callingMs: number;
   /** Per worker slot, the chunks it decoded (null: no worker there now). */
   perWorker: (number | null)[];
+  /** Bytes of wasm memory of the workers alive, as each last reported (after each job). */
+  memoryBytes: number;
+  /** Per worker slot, its bytes of wasm memory (null: no worker there now). */
+  perWorkerMemory: (number | null)[];
 }
 
 /** Workers that decode read's chunks (read(arr, selection, { pool })). */
@@ -771,8 +784,16 @@ export interface Diagnostics {
   setImplementation(name: Implementation): void;
   /** C++ codec instances alive (not yet collected or disposed): a count that only grows shows a leak. */
   liveInstances(): number;
-  /** Bytes of wasm memory (it grows, never shrinks). */
+  /** Bytes of wasm memory of the instance in use (an instance's memory only grows; a grown, idle one is replaced: configureMemory). */
   wasmMemoryBytes(): number;
+  /**
+   * The read budget's account: bytes of bands read() holds now, the most
+   * held at once (since the last call with resetPeak true), band requests
+   * waiting, and the budget.
+   */
+  readScratch(resetPeak?: boolean): ReadScratch;
+  /** How many times the instance was replaced by a fresh one. */
+  recycles(): number;
   /** How many chunks read() has placed by each path in this realm (the fast path's share). */
   reads(): ReadCounts;
   /** Runs `codec`'s kernel on one scratch block `repetitions` times, nothing copied in or out (to time the kernel alone). */
@@ -781,6 +802,40 @@ export interface Diagnostics {
 
 /** The module instance's diagnostics. Call after ready(). */
 export function diagnostics(): Diagnostics;
+
+/** diagnostics().readScratch(). */
+export interface ReadScratch {
+  heldBytes: number;
+  peakBytes: number;
+  waiting: number;
+  budgetBytes: number;
+}
+
+// ---- memory ----------------------------------------------------------------
+
+/** configureMemory()'s settings. */
+export interface MemorySettings {
+  /**
+   * Bytes of wasm memory the calling thread's reads hold at once for their
+   * bands (default 64 MiB). Reads beyond it wait their turn, first come
+   * first served; a band larger than the budget reads alone. Infinity: no
+   * budget.
+   */
+  readBudget: number;
+  /**
+   * Milliseconds the calling thread's instance stays idle, after its memory
+   * grew by more than 16 MiB, before it is replaced by a fresh one from the
+   * same compiled module, giving the grown memory to the garbage collector
+   * (default 1000; Infinity: never). Codecs made before keep working.
+   */
+  recycleIdleMs: number;
+}
+
+/**
+ * Sets the settings given (for this page, worker or Node process) and
+ * returns those in force; configureMemory() only reads them. docs/read.md, "Memory".
+ */
+export function configureMemory(options?: Partial<MemorySettings>): MemorySettings;
 
 // ---- deprecated low-level API ---------------------------------------------------
 

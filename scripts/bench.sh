@@ -3,10 +3,13 @@
 # kernels and decoders (-O3), then runs bench/run.mjs with the given
 # arguments, then the read pool's benchmark (bench/pool.mjs, with --quick
 # and --no-write where given), then compressed reads end to end against
-# zarrita (bench/compressed-reads.mjs, the same). `npm run bench -- pool
+# zarrita (bench/compressed-reads.mjs, the same), then wasm memory through
+# a burst of reads (bench/memory.mjs, the same). `npm run bench -- pool
 # [--no-write]` runs the read pool's alone, `npm run bench -- compressed
-# [--no-write]` the compressed reads alone; `npm run bench -- --compressors
-# [options]` runs bench/compressors.mjs (decompression alone) instead.
+# [--no-write]` the compressed reads alone, `npm run bench -- memory
+# [--quick] [--no-write]` the memory one alone; `npm run bench --
+# --compressors [options]` runs bench/compressors.mjs (decompression
+# alone) instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == pool ]]; then
@@ -14,6 +17,11 @@ if [[ "${1:-}" == pool ]]; then
   bash scripts/build-wasm.sh >/dev/null
   # The same malloc thresholds as below.
   GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824 exec node --expose-gc bench/pool.mjs "$@"
+fi
+if [[ "${1:-}" == memory ]]; then
+  shift
+  bash scripts/build-wasm.sh >/dev/null
+  exec node --expose-gc bench/memory.mjs "$@"
 fi
 if [[ "${1:-}" == compressed ]]; then
   shift
@@ -46,3 +54,4 @@ for arg in "$@"; do
 done
 node --expose-gc bench/pool.mjs "${pool_args[@]}"
 node --expose-gc bench/compressed-reads.mjs "${pool_args[@]}"
+node --expose-gc bench/memory.mjs "${pool_args[@]}"

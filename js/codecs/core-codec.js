@@ -21,8 +21,9 @@ export class CoreCodec extends WasmInstance {
   ArrayType;
   #singleBlock;
 
-  constructor(owner, module, instance, name) {
-    super(owner, module, instance, name);
+  constructor(owner, module, make, name) {
+    super(owner, module, make, name);
+    const instance = this.live;
     this.valueType = instance.valueType();
     this.ArrayType = containerFor(this.valueType);
     this.valuesPerElement = instance.valuesPerElement();

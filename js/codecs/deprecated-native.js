@@ -96,6 +96,6 @@ const classes = {
  * into your own array) and catch ZarrCodecError.
  */
 export function nativeCodecs() {
-  const m = wasm();
-  return { ...classes, dataTypeInfo: (name) => m.dataTypeInfo(typeof name === "string" ? name.slice(0, 300) : "") };
+  wasm();
+  return { ...classes, dataTypeInfo: (name) => wasm().dataTypeInfo(typeof name === "string" ? name.slice(0, 300) : "") };
 }

@@ -122,7 +122,7 @@ export class VlenBytesCodec {
     const shape = shapeOf(NAME, m.shape);
     checkDataType(m);
     const module = adapter.module ?? wasm();
-    this.#core = new WasmInstance(this, module, new module.VlenBytesCodec(shape.text), NAME);
+    this.#core = new WasmInstance(this, module, (into) => new into.VlenBytesCodec(shape.text), NAME);
     this.#items = this.#core.live.items();
     this.#shape = shape.dims;
     this.#shapeText = `[${shape.dims.join(", ")}]`;

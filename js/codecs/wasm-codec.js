@@ -48,11 +48,11 @@ export class WasmCodec {
   constructor(name, create, meta, adapter) {
     const m = metaOf(name, meta);
     const module = adapter.module ?? wasm();
-    const build = create(module);
+    create(module); // reads and checks the configuration first
     const shape = shapeOf(name, m.shape);
     const dataType = metaDataType(name, m);
     this.#name = name;
-    this.#core = new CoreCodec(this, module, build(dataType, shape.text), name);
+    this.#core = new CoreCodec(this, module, (into) => create(into)(dataType, shape.text), name);
     this.#shape = adapter.chunkShape ? adapter.chunkShape.slice() : shape.dims;
     this.#stride = cOrderStrides(this.#shape);
     const valueType = this.#core.valueType;

@@ -5,6 +5,7 @@
 // view of wasm memory is ever handed out. The two buffers in wasm memory
 // are kept per module and grown as chunks need, not allocated per chunk.
 import { ZarrCodecError } from "../errors.js";
+import { touch } from "../wasm/recycle.js";
 
 /** Where a size is not known: a frame decodes to at most this many bytes. */
 export const MAX_UNKNOWN_BYTES = 1024 * 1024 * 1024;
@@ -38,6 +39,7 @@ export function wasmBuffer(module, which, bytes, what) {
 
 /** The frame's bytes in the module's input buffer; its address. */
 export function frameIn(module, input, what) {
+  touch(); // every decompression passes here: the idle time starts again
   const at = wasmBuffer(module, "in", input.byteLength, what);
   module.HEAPU8.set(input, at);
   return at;

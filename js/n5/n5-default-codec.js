@@ -153,7 +153,7 @@ export class N5DefaultCodec {
       this.#fill = storedFill("n5_default", dataType, m.fillValue);
     }
     const module = adapter.module ?? wasm();
-    this.#core = new WasmInstance(this, module, new module.N5BlockCodec(dataType.descriptor, shape.text, this.#axes), "n5_default");
+    this.#core = new WasmInstance(this, module, (into) => new into.N5BlockCodec(dataType.descriptor, shape.text, this.#axes), "n5_default");
     this.#shape = shape.dims;
     this.#stride = cOrderStrides(shape.dims);
     this.#ArrayType = containerFor(this.#core.live.valueType());

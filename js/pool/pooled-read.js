@@ -20,7 +20,6 @@ import { detached } from "../read/output.js";
 import { countRead } from "../read/read-counts.js";
 import { bandBoxOf, boxOf, copyRuns } from "./box.js";
 import { workerChainOf } from "./chain.js";
-import { poolInternals } from "./read-pool.js";
 
 const ABORTED = 0;
 const chainIds = new WeakMap(); // plan -> id, the same in every pool
@@ -33,19 +32,27 @@ const isShared = (buffer) => typeof SharedArrayBuffer === "function" && buffer i
  * The array's WorkerChain, or undefined where a worker cannot decode its
  * chunks (then the read runs on the calling thread). Worked out once per array.
  */
-export async function pooledChainOf(plan, dataType) {
+async function pooledChainOf(plan, dataType) {
   plan.pool ??= workerChainOf(plan, dataType);
   const described = await plan.pool;
   return described.unsupported ? undefined : described;
 }
 
-/** The pool's internals, checked; counts a read it cannot take. */
-export function pooledReadsOf(pool) {
-  const internal = poolInternals(pool);
-  // A closed pool refuses every read, the small ones it would have left
-  // to the calling thread too.
-  internal.checkOpen();
-  return internal;
+/**
+ * The pool's side of a read, as read asks for it (read/pool-interface.js):
+ * `internal` is the pool's scheduling (read-pool.js).
+ * @returns {import("../read/pool-interface.js").PooledReads}
+ */
+export function pooledReads(internal) {
+  return {
+    checkOpen: () => internal.checkOpen(),
+    get inThreadChunks() {
+      return internal.inThreadChunks;
+    },
+    countInThread: () => internal.countInThread(),
+    chainOf: pooledChainOf,
+    place: (job) => placePooled({ ...job, internal }),
+  };
 }
 
 function rebuiltError(plain) {
@@ -76,7 +83,7 @@ async function writersGone(state, slots, live) {
  * @param {((chunk: object, worker: number | null) => void) | undefined} r.progress
  * @param {object} r.internal the pool's internals (read-pool.js)
  */
-export async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, internal }) {
+async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, internal }) {
   await internal.ready();
   const { za } = plan;
   const eb = plan.elementBytes;

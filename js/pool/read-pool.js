@@ -17,9 +17,17 @@
 //   worker when a job next needs one.
 // - In Node, a worker holds the process open only while it has jobs
 //   (unref'd when idle), so a script that forgets close() still exits.
+// - A worker's wasm memory only grows: one whose memory grew by more than
+//   RECYCLE_GROWTH_BYTES and that then stays idle for `recycleIdleMs` is
+//   ended, which gives all its memory back; the next job that needs a
+//   worker starts a new one (from the compiled module: nothing to fetch
+//   or compile). Workers that did not grow stay warm.
 import { describe, ZarrCodecError } from "../errors.js";
 import { compiledWasm } from "../wasm/load.js";
+import { DEFAULT_RECYCLE_IDLE_MS, RECYCLE_GROWTH_BYTES } from "../wasm/recycle.js";
 import { spawner } from "./spawn.js";
+import { pooledReads } from "./pooled-read.js";
+import { POOLED_READS } from "../read/pool-interface.js";
 
 /** Internal: the pool's side that pooled-read.js uses. */
 export const POOL = Symbol("read pool");
@@ -59,6 +67,15 @@ function inThreadChunksOf(options) {
   return n;
 }
 
+function recycleIdleMsOf(options) {
+  const ms = options?.recycleIdleMs;
+  if (ms === undefined) return DEFAULT_RECYCLE_IDLE_MS;
+  if (ms !== Infinity && !(Number.isSafeInteger(ms) && ms >= 0)) {
+    throw new ZarrCodecError("INVALID_INPUT", `createReadPool: recycleIdleMs must be a whole number of milliseconds or Infinity, got ${describe(ms)}`);
+  }
+  return ms;
+}
+
 /**
  * @typedef {object} ReadTask  one read's side (pooled-read.js)
  * @property {number} id
@@ -74,6 +91,7 @@ function inThreadChunksOf(options) {
 export function createReadPool(options) {
   const max = workersOf(options);
   const inThreadChunks = inThreadChunksOf(options);
+  const recycleIdleMs = recycleIdleMsOf(options);
   const slots = new Array(max).fill(undefined);
   const ring = []; // reads with jobs to post, in turn
   let turn = 0;
@@ -81,11 +99,12 @@ export function createReadPool(options) {
   let closed = false;
   let spawn;
   let spawning;
-  const stats = { started: 0, failed: 0, jobs: 0, chunks: 0, shared: 0, transferred: 0, reads: 0, inThread: 0, decodeMs: 0, placeMs: 0, callingMs: 0 };
+  const stats = { started: 0, failed: 0, recycled: 0, jobs: 0, chunks: 0, shared: 0, transferred: 0, reads: 0, inThread: 0, decodeMs: 0, placeMs: 0, callingMs: 0 };
+  let idleTimer;
 
   function start(index) {
     const endpoint = spawn();
-    const slot = { index, endpoint, inflight: new Map(), chains: new Map(), reads: new Set(), dead: false, chunks: 0 };
+    const slot = { index, endpoint, inflight: new Map(), chains: new Map(), reads: new Set(), dead: false, chunks: 0, memory: 0, fresh: 0, idleSince: 0 };
     slots[index] = slot;
     stats.started += 1;
     endpoint.listen(
@@ -207,7 +226,15 @@ export function createReadPool(options) {
     if (!entry) return;
     slot.inflight.delete(message.id);
     slot.chunks += entry.job.parts.length;
-    if (slot.inflight.size === 0) slot.endpoint.unref();
+    if (message.memory) {
+      slot.memory = message.memory.bytes;
+      slot.fresh = message.memory.fresh;
+    }
+    if (slot.inflight.size === 0) {
+      slot.endpoint.unref();
+      slot.idleSince = performance.now();
+      armIdle(recycleIdleMs);
+    }
     if (message.type === "done") {
       stats[message.box ? "transferred" : "shared"] += 1;
       stats.decodeMs += message.decodeMs;
@@ -268,6 +295,37 @@ export function createReadPool(options) {
       pumping = false;
       pump();
     });
+  }
+
+  const grown = (slot) => slot.memory > slot.fresh + RECYCLE_GROWTH_BYTES;
+
+  function armIdle(ms) {
+    if (idleTimer !== undefined || closed || !(recycleIdleMs < Infinity)) return;
+    idleTimer = setTimeout(endIdle, ms);
+    idleTimer?.unref?.(); // Node: never keeps the process alive
+  }
+
+  // Ends the grown workers idle for recycleIdleMs; waits for the others
+  // that grew.
+  function endIdle() {
+    idleTimer = undefined;
+    if (closed) return;
+    const now = performance.now();
+    let wait = Infinity;
+    for (const slot of slots) {
+      if (!slot || slot.dead || slot.inflight.size > 0 || !grown(slot)) continue;
+      const idle = now - slot.idleSince;
+      if (idle < recycleIdleMs) {
+        wait = Math.min(wait, recycleIdleMs - idle);
+        continue;
+      }
+      // Dead first: its exit is not a failure.
+      slot.dead = true;
+      slots[slot.index] = undefined;
+      stats.recycled += 1;
+      slot.endpoint.terminate().catch(() => {});
+    }
+    if (wait < Infinity) armIdle(wait);
   }
 
   function failed(slot, reason) {
@@ -364,22 +422,29 @@ export function createReadPool(options) {
      * (chunks decoded by workers: written into a shared output, or
      * transferred back), reads given it and of them reads it left to
      * the calling thread (small reads, chains a worker cannot decode),
+     * workers ended for being idle after their memory grew (recycled),
      * milliseconds spent
      * decoding into boxes and placing boxes (in workers) and on the
      * calling thread (copying chunks out, placing transferred boxes), and
-     * per worker alive, the chunks it decoded.
+     * per worker alive the chunks it decoded and its wasm memory as of its
+     * last reply (memoryBytes: their sum).
      */
     stats() {
+      const live = slots.filter(Boolean);
       return {
         ...stats,
-        alive: slots.filter(Boolean).length,
+        alive: live.length,
         perWorker: slots.map((slot) => (slot ? slot.chunks : null)),
+        memoryBytes: live.reduce((sum, slot) => sum + slot.memory, 0),
+        perWorkerMemory: slots.map((slot) => (slot ? slot.memory : null)),
       };
     },
     /** Ends every worker; reads under way fail with WORKER_FAILED. */
     async close() {
       if (closed) return;
       closed = true;
+      if (idleTimer !== undefined) clearTimeout(idleTimer);
+      idleTimer = undefined;
       const live = slots.filter(Boolean);
       for (const slot of live) slot.inflight.clear();
       for (const task of [...ring]) task.onClosed();
@@ -390,14 +455,6 @@ export function createReadPool(options) {
       }));
     },
     [POOL]: internal,
+    [POOLED_READS]: pooledReads(internal),
   };
-}
-
-/** The pool's internal side, or throws: `pool` must come from createReadPool. */
-export function poolInternals(pool) {
-  const internal = pool !== null && typeof pool === "object" ? pool[POOL] : undefined;
-  if (!internal) {
-    throw new ZarrCodecError("INVALID_INPUT", `read: pool must come from createReadPool(), got ${describe(pool)}`);
-  }
-  return internal;
 }

@@ -20,13 +20,16 @@
 //
 // and back: done { id, box?: ArrayBuffer (its first box.bytes), decodeMs,
 // placeMs }, failed { id, error }, skipped { id }, fatal { message }; any
-// of them may carry `spare`, a buffer handed back for reuse.
+// of them may carry `spare`, a buffer handed back for reuse, and each but
+// fatal `memory`: { bytes, fresh }, the worker's wasm memory now and just
+// after it loaded (the pool ends an idle worker that grew: read-pool.js).
 import createZarrCodecsModule from "../../dist/zarr-codecs-wasm.mjs";
 import { ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { withWhere } from "../read/chunk-where.js";
 import { allocateBand, describe, fillInPlace, freeBand } from "../read/wasm-placement.js";
 import { readyWith, wasm } from "../wasm/load.js";
+import { disableRecycling } from "../wasm/recycle.js";
 import { copyRuns, storageAxes } from "./box.js";
 import { decoderInWorker } from "./chain.js";
 
@@ -45,8 +48,11 @@ function plainError(error) {
  * Serves the pool on `endpoint`: { post(message, transfer), listen(handler) }.
  */
 export function serve(endpoint) {
+  // An idle worker is ended by the pool rather than replace its instance.
+  disableRecycling();
   let slot = 0;
   let loaded;
+  let freshBytes = 0; // wasm memory just after loading
   const chains = new Map(); // id -> Promise<{ described, decoder }>
   const reads = new Map(); // id -> { out, state }
   const queue = [];
@@ -138,6 +144,7 @@ export function serve(endpoint) {
       }
       if (job.bytes) spares.push(job.bytes);
       if (spares.length > 2) reply.spare = spares.shift();
+      reply.memory = memoryNow();
       const transfer = [];
       if (reply.box) transfer.push(reply.box);
       if (reply.spare) transfer.push(reply.spare);
@@ -146,11 +153,21 @@ export function serve(endpoint) {
     running = false;
   }
 
+  function memoryNow() {
+    try {
+      return { bytes: wasm().HEAPU8.length, fresh: freshBytes };
+    } catch {
+      return undefined; // not loaded: the job failed for that
+    }
+  }
+
   endpoint.listen((message) => {
     switch (message.type) {
       case "init":
         slot = message.slot;
-        loaded = readyWith({ wasm: message.module }, undefined, async () => createZarrCodecsModule);
+        loaded = readyWith({ wasm: message.module }, undefined, async () => createZarrCodecsModule).then(() => {
+          freshBytes = wasm().HEAPU8.length;
+        });
         loaded.catch((error) => endpoint.post({ type: "fatal", message: `${error?.code ?? error?.name}: ${error?.message ?? error}` }, []));
         break;
       case "chain": {

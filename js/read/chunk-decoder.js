@@ -192,8 +192,7 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
   if (codec instanceof ByteStringCodec) {
     // Byte strings' bytes are the presented bytes: copied into place (the
     // copy checks the chunk's length, as the codec does).
-    const module = wasm();
-    return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+    return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(wasm(), bytes, desc, band, where) };
   }
   if (codec) {
     const core = codec[coreOf];
@@ -202,17 +201,18 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
       return { unsupported: `the ${name} codec decodes ${core.decodedBytes} bytes where zarrita's container holds ${chunkBytes}` };
     }
     if (inWasm) {
-      const module = core.module;
       return {
         kind: "codec",
         inWasm: true,
         bytesCodecs: compressors,
         open: inWasm.open,
         reopen: inWasm.reopen,
+        // `codec` itself, not only its core: its collection frees the
+        // core's instance (js/wasm/instance.js).
         place: (frame, desc, band, where) => {
-          void core.live;
+          void codec;
           if (frame.decoded) decodeInPlace(core, frame.decoded, desc, band, where);
-          else chainInPlace(module, inWasm.kind, frame.bytes, core.encodedBytes, frame.token, core.handle, desc, band, where);
+          else chainInPlace(core.module, inWasm.kind, frame.bytes, core.encodedBytes, frame.token, core.handle, desc, band, where);
         },
       };
     }
@@ -221,7 +221,8 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
     return { kind: "codec", bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => decodeInPlace(codec[coreOf], bytes, desc, band, where) };
   }
   if (name !== "bytes" && name !== "endian") return { unsupported: `the ${name} codec for ${array.dataType}` };
-  const module = wasm();
+  // The module at each call (wasm() is cheap): the realm's instance is
+  // replaced when idle (wasm/recycle.js), and plans outlive it.
   if (inWasm) {
     return {
       kind: "copy",
@@ -230,10 +231,10 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
       open: inWasm.open,
       reopen: inWasm.reopen,
       place: (frame, desc, band, where) => {
-        if (frame.decoded) copyInPlace(module, frame.decoded, desc, band, where);
-        else chainInPlace(module, inWasm.kind, frame.bytes, chunkBytes, frame.token, 0, desc, band, where);
+        if (frame.decoded) copyInPlace(wasm(), frame.decoded, desc, band, where);
+        else chainInPlace(wasm(), inWasm.kind, frame.bytes, chunkBytes, frame.token, 0, desc, band, where);
       },
     };
   }
-  return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(module, bytes, desc, band, where) };
+  return { kind: "copy", direct: compressors.length === 0, bytesCodecs: compressors, open: decompress, place: (bytes, desc, band, where) => copyInPlace(wasm(), bytes, desc, band, where) };
 }

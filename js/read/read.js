@@ -22,9 +22,11 @@ import { shardReader } from "./shard-reader.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
 import { chunkWhere, withWhere } from "./chunk-where.js";
-import { placePooled, pooledChainOf, pooledReadsOf } from "../pool/pooled-read.js";
+import { pooledReadsOf } from "./pool-interface.js";
 import { outputShape, resolveSelection } from "./selection.js";
 import { allocateBand, copyBandOut, copyInPlace, describe as describePlacement, fillInPlace, freeBand } from "./wasm-placement.js";
+import { give, request, tryTake } from "./scratch-budget.js";
+import { hold } from "../wasm/recycle.js";
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 
@@ -112,9 +114,9 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   // inThreadChunks): a few chunks decode here quicker than a round trip
   // to a worker, and hold this thread no longer than their decode. A
   // single value always decodes here.
-  const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pooledChainOf(plan, arr.dtype) : undefined;
+  const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pool.chainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
-  if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, internal: pool });
+  if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   else if (!(await placeDirectly(arr, plan, region, chunks, out, queue, signal, fetch, progress))) {
     await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
@@ -129,7 +131,7 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
 // hands such frames over (chunk-decoder.js), and this array's later pooled
 // reads too. A chunk's progress is reported once.
 async function placePooledOrHere(job) {
-  const { plan, progress } = job;
+  const { pool, plan, progress } = job;
   const reported = new Set();
   const once = progress && ((c, worker) => {
     if (reported.has(c)) return;
@@ -137,7 +139,7 @@ async function placePooledOrHere(job) {
     progress(c, worker);
   });
   try {
-    await placePooled({ ...job, progress: once });
+    await pool.place({ ...job, progress: once });
   } catch (error) {
     if (error?.code !== "UNSUPPORTED_CODEC" || !plan.decoder?.reopen) throw error;
     plan.pool = Promise.resolve({ unsupported: "a frame only the compressor register() replaced reads" });
@@ -365,6 +367,14 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
   };
   let alive = 0;
   let next = 0;
+  let bandsLeft = bands.length;
+  let allPlaced;
+  const placedAll = new Promise((resolve) => {
+    allPlaced = resolve;
+  });
+  if (bandsLeft === 0) allPlaced();
+  // The band waiting for its bytes of the realm's budget (scratch-budget.js).
+  let cancelWait;
 
   // The placement of chunk `c` into band `band`, written to wasm memory.
   function placement(c, band, order) {
@@ -456,22 +466,69 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
         // A transferred `into` has no bytes left to write to.
         if (outBytes.byteLength !== outLength) throw detached();
         copyBandOut(module, band.at, band.bytes, outBytes, band.r0 * rowBytes);
-        freeBand(module, band.at);
-        band.state = "done";
-        alive -= band.bytes;
+        retire(band);
+        if (--bandsLeft === 0) allPlaced();
         progress = true;
       }
-      while (next < bands.length && (alive === 0 || alive + bands[next].bytes <= LIVE_BYTES)) {
-        const band = bands[next++];
-        band.at = allocateBand(module, band.bytes);
-        band.state = "alive";
-        alive += band.bytes;
-        const waiting = band.waiting;
-        band.waiting = [];
-        for (const c of waiting) place(c, band);
+      while (!cancelWait && next < bands.length && (alive === 0 || alive + bands[next].bytes <= LIVE_BYTES)) {
+        const band = bands[next];
+        if (!tryTake(band.bytes)) {
+          // Its turn in the budget: the band comes alive when granted.
+          cancelWait = request(band.bytes, {
+            signal,
+            granted() {
+              cancelWait = undefined;
+              if (failed) {
+                give(band.bytes);
+                return;
+              }
+              try {
+                next += 1;
+                bringAlive(band);
+                pump();
+              } catch (error) {
+                setFailed(error);
+              }
+            },
+            aborted(reason) {
+              cancelWait = undefined;
+              setFailed(reason);
+            },
+          });
+          // On to the bands completed meanwhile: freeing them is what
+          // lets this one (or another read's) through.
+          break;
+        }
+        next += 1;
+        bringAlive(band);
         progress = true;
       }
     }
+  }
+
+  // A band whose bytes were taken from the budget: allocated, and the
+  // chunks that arrived before it placed into it.
+  function bringAlive(band) {
+    try {
+      band.at = allocateBand(module, band.bytes);
+    } catch (error) {
+      give(band.bytes);
+      band.state = "done";
+      throw error;
+    }
+    band.state = "alive";
+    alive += band.bytes;
+    const waiting = band.waiting;
+    band.waiting = [];
+    for (const c of waiting) place(c, band);
+  }
+
+  // A band freed and its bytes given back.
+  function retire(band) {
+    freeBand(module, band.at);
+    band.state = "done";
+    alive -= band.bytes;
+    give(band.bytes);
   }
 
   function deliver(c) {
@@ -528,19 +585,29 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
       }
     });
   }
+  // The instance is held (not replaced: wasm/recycle.js) while its memory
+  // holds this read's bands: from here, with no await since `module`.
+  const release = hold();
   try {
     pump(); // the first bands come alive before any chunk arrives
     await Promise.race([queue.onIdle(), failure]);
     while (reopenings.size > 0 && !failed) await Promise.race([Promise.all(reopenings), failure]);
+    if (failed) throw failed.error;
+    // Every chunk has arrived; bands still waiting for their bytes of the
+    // budget are placed as they get them.
+    await Promise.race([placedAll, failure]);
     if (failed) throw failed.error;
     signal?.throwIfAborted();
   } catch (error) {
     setFailed(error);
     throw failed.error;
   } finally {
+    cancelWait?.();
+    cancelWait = undefined;
     for (const band of bands) {
-      if (band.state === "alive") freeBand(module, band.at);
+      if (band.state === "alive") retire(band);
       band.state = "done";
     }
+    release();
   }
 }

@@ -33,7 +33,7 @@ function splitterFor(descriptor, float32) {
   }
   const module = wasm();
   s = {};
-  s.core = new WasmInstance(s, module, new module.RecordColumns(descriptor, float32), "structFields");
+  s.core = new WasmInstance(s, module, (into) => new into.RecordColumns(descriptor, float32), "structFields");
   const live = s.core.live;
   s.leaves = Array.from({ length: live.leaves() }, (_, k) => ({
     valueType: live.leafValueType(k),

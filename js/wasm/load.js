@@ -33,6 +33,10 @@ const ALTERNATIVES = Symbol("alternatives");
 let loading; // { source, promise } of the load under way
 let instance;
 let compiled;
+let loadedFactory; // the Emscripten factory the instance came from (a promise)
+// Counts the instances this realm has had: a codec bound to an older one
+// binds again to the current one on its next use (instance.js).
+let generation = 0;
 
 /** True when this JavaScript engine runs WebAssembly SIMD. */
 export function hasWasmSimd() {
@@ -249,7 +253,9 @@ async function load(source, glue) {
     loaded = await loadFrom(source, factory, "the .wasm");
   }
   compiled = loaded.wasmModule;
+  loadedFactory = factory;
   instance = loaded.module;
+  generation += 1;
 }
 
 /**
@@ -305,4 +311,32 @@ export function wasm() {
 export function compiledWasm() {
   wasm();
   return compiled;
+}
+
+/** Which instance is current: it changes when replaceInstance() runs. */
+export function instanceGeneration() {
+  return generation;
+}
+
+/**
+ * A new instance of the loaded module (the same compiled
+ * WebAssembly.Module, a memory of its own), not yet in use; undefined
+ * before anything is loaded. Internal: wasm/recycle.js.
+ */
+export async function freshInstance() {
+  if (!instance) return undefined;
+  return instantiate(await loadedFactory, compiled);
+}
+
+/**
+ * Makes `fresh` (from freshInstance()) the instance every later use gets,
+ * with the kernels' implementation of the one it replaces; the old one is
+ * left to the garbage collector. Internal: wasm/recycle.js, which calls it
+ * only when nothing holds the old one's memory.
+ */
+export function replaceInstance(fresh) {
+  const implementation = instance.implementation();
+  if (fresh.implementation() !== implementation) fresh.setImplementation(implementation);
+  instance = fresh;
+  generation += 1;
 }

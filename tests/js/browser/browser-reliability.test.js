@@ -65,6 +65,21 @@ test.each([["the main entry's .wasm file", ""], ["the separate .wasm given to sl
   if (query === "") expect(result.fetched).not.toContain("/dist/zarr-codecs-wasm.inline.mjs");
 });
 
+test("the instance replaced by a fresh one in Chromium, under the same policy: a codec made before decodes right after", async () => {
+  const { server, url } = await serveRepository({ "content-security-policy": STRICT });
+  try {
+    const { page, problems } = await openPage(browser);
+    await page.goto(`${url}/tests/browser/recycle.html`);
+    await page.waitForFunction(() => window.result, null, { timeout: 30000 });
+    const result = await page.evaluate(() => window.result);
+    expect(result).toEqual({ before: [0xabc, 0x123], replaced: true, after: [0xabc, 0x123], recycles: 1, implementation: "portable", live: 1, memory: 16 * 2 ** 20 });
+    // (The policy refuses the page's data: icon, as for csp.html: not ours.)
+    expect(problems.filter((p) => !p.includes("Loading the image 'data:,'"))).toEqual([]);
+  } finally {
+    server.close();
+  }
+});
+
 test("four Web Workers decoding at once, five rounds: every result right", async () => {
   const { server, url } = await serveRepository();
   try {

@@ -14,6 +14,7 @@ import {
   bfloat16ToFloat32,
   byteStrings,
   compiledWasm,
+  configureMemory,
   diagnostics,
   float16ToFloat32,
   float4E2m1fnToFloat32,
@@ -30,6 +31,8 @@ import {
   withDataTypes,
   withN5,
   type BoolColumnValues,
+  type MemorySettings,
+  type ReadScratch,
   type BytesConfiguration,
   type Chunk,
   type ChunkLike,
@@ -353,7 +356,21 @@ export function diagnose(codec: BytesCodec): number {
   d.setImplementation("avx2");
   // @ts-expect-error runKernel times the synchronous codecs only
   d.runKernel(N5DefaultCodec.fromConfig({ codecs: [{ name: "transpose", configuration: { order: [0] } }, { name: "bytes" }] }, { dataType: "uint8", shape: [1] }), "decode", 1);
-  return d.liveInstances() + d.wasmMemoryBytes();
+  const scratch: ReadScratch = d.readScratch(true);
+  return d.liveInstances() + d.wasmMemoryBytes() + scratch.peakBytes + d.recycles();
+}
+
+// ---- memory ----------------------------------------------------------------------
+
+export function limitMemory(): number {
+  const settings: MemorySettings = configureMemory({ readBudget: 32 * 2 ** 20, recycleIdleMs: 5000 });
+  configureMemory({ readBudget: Infinity });
+  const now: MemorySettings = configureMemory();
+  // @ts-expect-error the budget is a number of bytes
+  configureMemory({ readBudget: "32MiB" });
+  // @ts-expect-error only the two settings
+  configureMemory({ budget: 1 });
+  return settings.readBudget + now.recycleIdleMs;
 }
 
 // ---- the deprecated low-level API ------------------------------------------------

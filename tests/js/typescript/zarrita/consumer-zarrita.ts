@@ -114,12 +114,14 @@ export async function reads(signal: AbortSignal): Promise<number> {
   const bit: boolean = bools.data.get(0);
 
   // Through a pool of workers, with progress.
-  const pool: ReadPool = createReadPool({ workers: 2 });
+  const pool: ReadPool = createReadPool({ workers: 2, recycleIdleMs: 30000 });
   const seen: ReadProgress[] = [];
   const pooled = await read(image, null, { pool, signal, onProgress: (p) => seen.push(p) });
   const pooledValues: Uint16Array = pooled.data;
   const worker: number | null = seen[0]?.worker ?? null;
-  const jobs: number = pool.stats().jobs;
+  const jobs: number = pool.stats().jobs + pool.stats().recycled + pool.stats().memoryBytes;
+  const workerMemory: (number | null)[] = pool.stats().perWorkerMemory;
+  void workerMemory;
   await pool.close();
   // @ts-expect-error workers is a number
   createReadPool({ workers: "2" });
