@@ -13,7 +13,7 @@
 //   read        read()
 //   pool        read() through a read pool (one worker per core less one)
 // Cases: the whole image; a 1024 x 1024 viewport across 4 shards; one
-// 256 x 256 tile; a pan of 8 viewports of 512 x 512, one after another; 16
+// 256 x 256 tile; that tile and then its neighbour; a pan of 8 viewports of 512 x 512, one after another; 16
 // tiles read at once (a tile layer's first screen). Printed per latency:
 // the median time of the rounds, the requests and bytes the server saw,
 // and zarrita's time over each reader's.
@@ -61,6 +61,9 @@ function cases(side) {
     "whole image": [[null]],
     [`${4 * tile}x${4 * tile} viewport, 4 shards`]: [[[s(mid - 2 * tile, mid + 2 * tile), s(mid - 2 * tile, mid + 2 * tile)]]],
     [`one ${tile}x${tile} tile`]: [[[s(2 * tile, 3 * tile), s(3 * tile, 4 * tile)]]],
+    // A tile, then its neighbour, of the same opened array: the second
+    // costs what a reader kept of the first (metadata, the shard's index).
+    "a tile, then its neighbour": [[[s(2 * tile, 3 * tile), s(3 * tile, 4 * tile)]], [[s(2 * tile, 3 * tile), s(4 * tile, 5 * tile)]]],
     [`pan: 8 viewports of ${2 * tile}x${2 * tile}`]: pan.map((sel) => [sel]),
     "16 tiles at once": [tiles],
   };

@@ -274,12 +274,14 @@ export async function codecChain(arr, za, hints, signal) {
 
 // zarrita's fill as the metadata would write it, or undefined where
 // zarrita's parse may have lost what the document said (an integer past
-// 2^53, rounded; a NaN, whose payload it drops): then read reads the
-// document for it.
+// 2^53, rounded, as a BigInt or a number; a NaN, whose payload it drops):
+// then read reads the document for it.
 function writtenFill(value) {
-  if (typeof value === "bigint") return value >= -(2n ** 53n) && value <= 2n ** 53n ? Number(value) : undefined;
+  // 2^53 itself may be 2^53 + 1 rounded: safe integers only.
+  if (typeof value === "bigint") return value >= -(2n ** 53n - 1n) && value <= 2n ** 53n - 1n ? Number(value) : undefined;
   if (typeof value === "number") {
-    if (Number.isNaN(value)) return undefined;
+    // zarrita 0.5 and 0.6 hold an int64 fill as a number, rounded past 2^53.
+    if (Number.isNaN(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return undefined;
     return Number.isFinite(value) ? value : String(value);
   }
   return value === null || typeof value === "boolean" ? value : undefined;

@@ -89,3 +89,20 @@ describe.each(ZARRITAS)("zarrita %s over FetchStore", (_version, z) => {
     expect(requestsOf().some((r) => r.includes("zarr.json"))).toBe(false);
   });
 });
+
+describe("where zarrita's fill lost what the metadata says, read reads the document", () => {
+  // The fuzzer's finds (tests/fuzz/js/read-differential.mjs, seed
+  // 20261126): zarrita rounds an integer fill past 2^53 (to a BigInt in
+  // 0.7, a number in 0.5 and 0.6), and 2^53 + 1 to 2^53 itself.
+  test.each(ZARRITAS)("uint64 2^53 + 1 and int64 2^63 - 1 fill missing chunks exactly, with zarrita %s", async (_v, z) => {
+    const cases = [
+      ["u", `{"zarr_format":3,"node_type":"array","shape":[2],"data_type":"uint64","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[1]}},"chunk_key_encoding":{"name":"default","configuration":{"separator":"/"}},"fill_value":9007199254740993,"codecs":[{"name":"bytes","configuration":{"endian":"little"}}]}`, "zarr.json", 9007199254740993n],
+      ["i", `{"zarr_format":2,"shape":[2],"chunks":[1],"dtype":"<i8","order":"C","compressor":null,"filters":null,"fill_value":9223372036854775807}`, ".zarray", 9223372036854775807n],
+    ];
+    for (const [path, doc, file, fill] of cases) {
+      const store = new Map([[`/${path}/${file}`, encoder.encode(doc)]]);
+      const arr = await z.open(z.root(store).resolve(path), { kind: "array" });
+      expect(Array.from((await read(arr)).data)).toEqual([fill, fill]);
+    }
+  });
+});
