@@ -200,6 +200,28 @@ describe("coalesced ranges", () => {
   });
 });
 
+describe("aborting one of the reads sharing a request", () => {
+  test("the other read gets its values; the aborted one its reason", async () => {
+    const arr = await open();
+    await read(arr, [0, 0]); // shard 0/0's index, kept
+    server.configure({ latencyMs: 40 });
+    try {
+      server.reset();
+      const a = new AbortController();
+      const b = new AbortController();
+      const first = read(arr, [s(0, 64), s(0, 64)], { signal: a.signal });
+      const second = read(arr, [s(0, 64), s(64, 128)], { signal: b.signal });
+      setTimeout(() => a.abort(new Error("panned away")), 10);
+      await expect(first).rejects.toThrow("panned away");
+      expect(Array.from((await second).data)).toEqual(expected(0, 64, 64, 128));
+      // Both chunks were one request, which the second read kept.
+      expect(dataRequests()).toHaveLength(1);
+    } finally {
+      server.configure({ latencyMs: 0 });
+    }
+  });
+});
+
 describe("a server that ignores Range (python3 -m http.server)", () => {
   test("read takes each shard once, whole, and reads right", async () => {
     server.configure({ ranges: false });
@@ -214,6 +236,16 @@ describe("a server that ignores Range (python3 -m http.server)", () => {
     const tile = await read(arr, [s(64, 128), s(64, 128)]);
     expect(Array.from(tile.data)).toEqual(expected(64, 128, 64, 128));
     expect(server.requests()).toHaveLength(0); // the shard kept with its index
+  });
+
+  test("zarrita alone, on the same server, does not give the values (what read is compared with)", async () => {
+    server.configure({ ranges: false });
+    const arr = await open();
+    const outcome = await zarr.get(arr, [s(64, 128), s(64, 128)]).then(
+      (got) => (Array.from(got.data).every((v, i) => v === expected(64, 128, 64, 128)[i]) ? "right" : "wrong values"),
+      (error) => `refused: ${error?.message}`,
+    );
+    expect(outcome).not.toBe("right");
   });
 
   test("only offset ranges ignored: inner chunks sliced from the whole shard", async () => {
