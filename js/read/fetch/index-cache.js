@@ -36,6 +36,7 @@ export class IndexCache {
    */
   set(key, promise, sizeOf) {
     const entry = { promise, bytes: 0 };
+    this.#bytes -= this.#entries.get(key)?.bytes ?? 0;
     this.#entries.set(key, entry);
     promise.then(
       (value) => {

@@ -120,7 +120,10 @@ export function shardReader(arr, za, sharding) {
    * @returns {Promise<Uint8Array | undefined>}
    */
   async function read(coords, options, settings) {
-    cache.maxBytes = settings.indexCacheBytes;
+    if (cache.maxBytes !== settings.indexCacheBytes) {
+      cache.maxBytes = settings.indexCacheBytes;
+      cache.trim();
+    }
     const shard = coords.map((c, i) => Math.floor(c / perShard[i]));
     const key = keyUnder(arr.path, za.chunkKey(shard));
     const index = await indexOf(key, options);

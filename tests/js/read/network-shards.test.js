@@ -105,6 +105,13 @@ describe("shard indexes kept", () => {
     await read(arr, [s(0, 64), s(256, 320)], { indexCacheBytes: 0 });
     await read(arr, [s(0, 64), s(256, 320)], { indexCacheBytes: 0 });
     expect(indexRequests()).toHaveLength(4);
+    // A read with a lower bound than the last drops what is past it first.
+    await read(arr, [s(0, 64), s(0, 64)]);
+    server.reset();
+    await read(arr, [s(0, 64), s(0, 64)]);
+    expect(indexRequests()).toHaveLength(0);
+    await read(arr, [s(0, 64), s(0, 64)], { indexCacheBytes: 0 });
+    expect(indexRequests()).toHaveLength(2);
   });
 
   test("a failed index fetch is not kept: the next read asks again and reads right", async () => {
