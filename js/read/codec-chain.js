@@ -60,8 +60,8 @@ function metadataKey(path, file) {
   return path === "/" || path === "" ? `/${file}` : `${path.replace(/\/$/, "")}/${file}`;
 }
 
-async function document(store, key, signal) {
-  const bytes = await store.get(key, signal ? { signal } : undefined);
+async function document(store, key, signal, given) {
+  const bytes = given ?? (await store.get(key, signal ? { signal } : undefined));
   if (!(bytes instanceof Uint8Array)) return undefined;
   try {
     const text = decoder.decode(bytes);
@@ -241,9 +241,10 @@ function chainOf(file, doc, rank) {
 /**
  * @param {{store: {get: Function}, path: string, dtype: string}} arr
  * @param {{shape: number[], chunkShape: number[]}} za
- * @param {{format?: 2 | 3, v3Keys: boolean}} hints `format`: the one
- *   withDataTypes or withN5 knows zarrita opened; `v3Keys`: the array's
- *   chunk keys are v3's default ("c/..."), which no v2 array has
+ * @param {{format?: 2 | 3, v3Keys: boolean, opened?: {file: string, bytes: Uint8Array}}} hints
+ *   `format`: the one withDataTypes or withN5 knows zarrita opened;
+ *   `v3Keys`: the array's chunk keys are v3's default ("c/..."), which no
+ *   v2 array has; `opened`: the document withDataTypes gave zarrita
  * @returns {Promise<Chain | {unsupported: string}>}
  */
 export async function codecChain(arr, za, hints, signal) {
@@ -258,7 +259,9 @@ export async function codecChain(arr, za, hints, signal) {
   }
   // Sharding is Zarr v3's alone.
   const files = hints.format === 3 || hints.v3Keys || za.sharded ? ["zarr.json"] : hints.format === 2 ? [".zarray"] : [".zarray", "zarr.json"];
-  const docs = await Promise.all(files.map((file) => document(store, metadataKey(path, file), signal)));
+  // The document withDataTypes gave zarrita: no request.
+  const given = (file) => (hints.opened?.file === file ? hints.opened.bytes : undefined);
+  const docs = await Promise.all(files.map((file) => document(store, metadataKey(path, file), signal, given(file))));
   const chains = files.map((file, i) => chainOf(file, docs[i], rank)).filter((c) => c !== undefined);
   if (chains.length === 0) return { unsupported: "no array metadata found again" };
   if (chains.length === 1) return chains[0];

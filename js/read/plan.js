@@ -8,7 +8,7 @@
 import { arrayName } from "../errors.js";
 import { nativeFill } from "../data-types/fill-value.js";
 import { fillElementOf } from "../data-types/missing-chunk.js";
-import { formatOf, nativeFillOf, presentedOf } from "../data-types/with-data-types.js";
+import { formatOf, nativeFillOf, openedDocumentOf, presentedOf } from "../data-types/with-data-types.js";
 import { N5_CONTAINER } from "../n5/with-n5.js";
 import { parseDataType } from "../types/data-type.js";
 import { parseV2Scalar } from "../types/v2-dtype.js";
@@ -184,7 +184,7 @@ function chainOf(arr, za, signal) {
   // withN5 presents as v3, nor v3's rare "v2" encoding).
   const key = za.chunkKey?.(new Array(za.shape.length).fill(0)) ?? "c";
   const format = arr.store?.[N5_CONTAINER] === true ? 3 : formatOf(arr);
-  return codecChain(arr, za, { format, v3Keys: String(key).startsWith("c") }, signal);
+  return codecChain(arr, za, { format, v3Keys: String(key).startsWith("c"), opened: openedDocumentOf(arr) }, signal);
 }
 
 // Whether read's own shard reader can fetch the array's shards.

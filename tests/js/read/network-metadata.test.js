@@ -6,7 +6,7 @@
 // read reads zarr.json once per opened array (docs/read.md).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { deflateSync } from "node:zlib";
-import { read, ready, register } from "../../../js/index.js";
+import { read, ready, register, withDataTypes } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -88,6 +88,14 @@ describe.each(ZARRITAS)("zarrita %s over FetchStore", (_version, z) => {
     await read(viaRead, [z.slice(0, 4), z.slice(0, 4)]);
     expect(requestsOf().some((r) => r.includes("zarr.json"))).toBe(false);
   });
+});
+
+test.each(["v2", "v3", "sharded"])("through withDataTypes, a %s tile: no metadata request (the document it gave zarrita)", async (path) => {
+  const z = ZARRITAS.at(-1)[1];
+  const arr = await z.open(z.root(withDataTypes(new z.FetchStore(server.url))).resolve(path), { kind: "array" });
+  server.reset();
+  expect(Array.from((await read(arr, tile(z))).data)).toEqual(expectedTile);
+  expect(requestsOf().filter((r) => /zarr\.json|\.zarray/.test(r))).toEqual([]);
 });
 
 describe("where zarrita's fill lost what the metadata says, read reads the document", () => {
