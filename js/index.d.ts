@@ -630,6 +630,19 @@ export interface ReadOptions<T = unknown> {
   pool?: ReadPool | undefined;
   /** Called once per chunk placed, never after the read settles; a throw fails the read (CALLBACK_FAILED). */
   onProgress?: ((progress: ReadProgress) => void) | undefined;
+  /**
+   * Sharded arrays: the inner chunks of one shard that reads started in the
+   * same tick need are fetched in as few range requests as this allows (two
+   * ranges merge where at most `maxGapBytes` lie between them and the
+   * request stays within `maxBytes`). Default { maxGapBytes: 1 MiB,
+   * maxBytes: 16 MiB }; false: one request per inner chunk.
+   */
+  coalesce?: { maxGapBytes?: number | undefined; maxBytes?: number | undefined } | boolean | undefined;
+  /**
+   * Sharded arrays: the most bytes of shard indexes kept for the array
+   * across its reads (least recently used dropped first). Default 8 MiB.
+   */
+  indexCacheBytes?: number | undefined;
 }
 
 /** What onProgress is told after each chunk is placed. */

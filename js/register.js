@@ -18,6 +18,7 @@ import { describe, ZarrCodecError } from "./errors.js";
 import { zarritaContainers } from "./zarrita/containers.js";
 import { coreDataType } from "./zarrita/core-data-type.js";
 import { markRegistered } from "./zarrita/registration.js";
+import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./zarrita/meta.js";
 
@@ -100,12 +101,13 @@ function zarritaN5Default({ containers }, registry) {
 /**
  * A loader that resolves once, on first use; a failed load (the wasm not
  * loaded yet with the slim entry, a transient WASM_LOAD_FAILED) is not
- * kept, so a later read tries again.
+ * kept, so a later read tries again. Its codecs answer read's probe for
+ * the chain zarrita built (zarrita/pipeline-probe.js).
  */
 function once(load) {
   let loading;
   return () => {
-    loading ??= load().catch((error) => {
+    loading ??= load().then(answeringProbes, (error) => {
       loading = undefined;
       throw error;
     });

@@ -24,6 +24,8 @@ export class ArrayCatalog {
   #nativeFills = new Map();
   /** path -> the Zarr format (2, 3) of the metadata last read for it */
   #formats = new Map();
+  /** path -> { file, bytes }: the document zarrita was given */
+  #documents = new Map();
   /** path -> how an array's shards hold their index ({ atStart, bytes }) */
   #shardIndexes = new Map();
   /** a conversion's key -> its ticket */
@@ -89,6 +91,18 @@ export class ArrayCatalog {
   }
 
   /**
+   * The array document (zarr.json or .zarray) last given to zarrita for
+   * `path`, as given: read takes its codecs from it without a request.
+   */
+  setDocument(path, file, bytes) {
+    this.#documents.set(path, { file, bytes });
+  }
+
+  getDocument(path) {
+    return this.#documents.get(normalizePath(String(path ?? "")));
+  }
+
+  /**
    * How a sharded array's shards hold their index: at their start or end
    * (`atStart`), and its `bytes` (16 per inner chunk, 4 more with a
    * crc32c); undefined for an array without shards.
@@ -118,6 +132,7 @@ export class ArrayCatalog {
   /** No array (any more), or none withDataTypes read the metadata of. */
   forget(path) {
     this.#arrays.delete(path);
+    this.#documents.delete(path);
     this.#native.delete(path);
     this.#nativeFills.delete(path);
   }

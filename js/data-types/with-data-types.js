@@ -335,9 +335,16 @@ export function withDataTypesUsing(store, options, ensureReady) {
     return bytes;
   }
 
+  // An array's document as zarrita gets it, kept for read (codec-chain.js).
+  async function arrayDocument(key, file, opts) {
+    const bytes = await (file === "zarr.json" ? zarrJson(key, opts) : zarray(key, opts));
+    const [path] = splitKey(key);
+    if (bytes instanceof Uint8Array && catalog.getFormat(path) === (file === "zarr.json" ? 3 : 2)) catalog.setDocument(path, file, bytes);
+    return bytes;
+  }
+
   async function answer(key, file, opts) {
-    if (file === "zarr.json") return zarrJson(key, opts);
-    if (file === ".zarray") return zarray(key, opts);
+    if (file === "zarr.json" || file === ".zarray") return arrayDocument(key, file, opts);
     if (file === ".zattrs") return zattrs(key, opts);
     if (file === ".zmetadata") return zmetadata(key, opts);
     const fills = filling(opts);
@@ -426,6 +433,14 @@ export function nativeFillOf(array) {
  */
 export function formatOf(array) {
   return catalogOf(array)?.getFormat(array.path);
+}
+
+/**
+ * The array document withDataTypes last gave zarrita for an array
+ * (`{ file, bytes }`: "zarr.json" or ".zarray"), or undefined.
+ */
+export function openedDocumentOf(array) {
+  return catalogOf(array)?.getDocument(array.path);
 }
 
 /** What withDataTypes recorded of an array it presented, or undefined. */

@@ -4,8 +4,13 @@
 // (a transpose), the array -> bytes codec, the bytes -> bytes codecs after
 // it, the sharding layout where chunks are inner chunks of shards, and the
 // fill as the metadata writes it (exactly: integers past 2^53 as BigInt).
-// zarrita keeps its own copy of the metadata private, so read asks the
-// store again, once per array (plan.js caches the plan).
+// zarrita keeps its own copy of the metadata private; read asks zarrita's
+// pipeline which codecs it was built from (zarrita/pipeline-probe.js), so
+// that a plain store sees no request of read's for metadata. Only where
+// that does not tell enough (a sharded array's layout, which zarrita's
+// pipeline does not hold; a fill zarrita rounded; a first codec that is
+// not the package's) is the one document zarrita opened read again, once
+// per array (plan.js caches the plan).
 //
 // The document must be the one zarrita opened: a store may hold a zarr.json
 // and a stale .zarray at one path (a v3 array with the "v2" chunk key
@@ -22,6 +27,7 @@ import { isPlainObject } from "../errors.js";
 import { hasUnsafeIntegers, parseLossless } from "../json/lossless.js";
 import { conversionOf, STORED_CODEC } from "../data-types/stored-codec.js";
 import { fortranOrder } from "../data-types/fortran-chunks.js";
+import { openedCodecs } from "../zarrita/pipeline-probe.js";
 
 const decoder = new TextDecoder();
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STORED_CODEC]);
@@ -54,8 +60,8 @@ function metadataKey(path, file) {
   return path === "/" || path === "" ? `/${file}` : `${path.replace(/\/$/, "")}/${file}`;
 }
 
-async function document(store, key, signal) {
-  const bytes = await store.get(key, signal ? { signal } : undefined);
+async function document(store, key, signal, given) {
+  const bytes = given ?? (await store.get(key, signal ? { signal } : undefined));
   if (!(bytes instanceof Uint8Array)) return undefined;
   try {
     const text = decoder.decode(bytes);
@@ -235,9 +241,10 @@ function chainOf(file, doc, rank) {
 /**
  * @param {{store: {get: Function}, path: string, dtype: string}} arr
  * @param {{shape: number[], chunkShape: number[]}} za
- * @param {{format?: 2 | 3, v3Keys: boolean}} hints `format`: the one
- *   withDataTypes or withN5 knows zarrita opened; `v3Keys`: the array's
- *   chunk keys are v3's default ("c/..."), which no v2 array has
+ * @param {{format?: 2 | 3, v3Keys: boolean, opened?: {file: string, bytes: Uint8Array}}} hints
+ *   `format`: the one withDataTypes or withN5 knows zarrita opened;
+ *   `v3Keys`: the array's chunk keys are v3's default ("c/..."), which no
+ *   v2 array has; `opened`: the document withDataTypes gave zarrita
  * @returns {Promise<Chain | {unsupported: string}>}
  */
 export async function codecChain(arr, za, hints, signal) {
@@ -245,8 +252,16 @@ export async function codecChain(arr, za, hints, signal) {
   if (typeof store?.get !== "function") return { unsupported: "a store without get" };
   const path = String(arr.path ?? "/");
   const rank = za.shape.length;
-  const files = hints.format === 3 || hints.v3Keys ? ["zarr.json"] : hints.format === 2 ? [".zarray"] : [".zarray", "zarr.json"];
-  const docs = await Promise.all(files.map((file) => document(store, metadataKey(path, file), signal)));
+  // A plain store: the chain zarrita built, where it tells all read needs.
+  if (hints.format === undefined && !za.sharded && za.decode) {
+    const opened = await chainZarritaBuilt(arr, za, rank);
+    if (opened) return opened;
+  }
+  // Sharding is Zarr v3's alone.
+  const files = hints.format === 3 || hints.v3Keys || za.sharded ? ["zarr.json"] : hints.format === 2 ? [".zarray"] : [".zarray", "zarr.json"];
+  // The document withDataTypes gave zarrita: no request.
+  const given = (file) => (hints.opened?.file === file ? hints.opened.bytes : undefined);
+  const docs = await Promise.all(files.map((file) => document(store, metadataKey(path, file), signal, given(file))));
   const chains = files.map((file, i) => chainOf(file, docs[i], rank)).filter((c) => c !== undefined);
   if (chains.length === 0) return { unsupported: "no array metadata found again" };
   if (chains.length === 1) return chains[0];
@@ -258,4 +273,44 @@ export async function codecChain(arr, za, hints, signal) {
   if (fits.length === 1) return fits[0];
   if (sameDecoding(v2, v3)) return v3;
   return { unsupported: "a zarr.json and a .zarray describe this array with different codecs, and read cannot tell which one zarrita opened" };
+}
+
+// zarrita's fill as the metadata would write it, or undefined where
+// zarrita's parse may have lost what the document said (an integer past
+// 2^53, rounded, as a BigInt or a number; a NaN, whose payload it drops):
+// then read reads the document for it.
+function writtenFill(value) {
+  // 2^53 itself may be 2^53 + 1 rounded: safe integers only.
+  if (typeof value === "bigint") return value >= -(2n ** 53n - 1n) && value <= 2n ** 53n - 1n ? Number(value) : undefined;
+  if (typeof value === "number") {
+    // zarrita 0.5 and 0.6 hold an int64 fill as a number, rounded past 2^53.
+    if (Number.isNaN(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return undefined;
+    return Number.isFinite(value) ? value : String(value);
+  }
+  return value === null || typeof value === "boolean" ? value : undefined;
+}
+
+// The chain of an unsharded array from the codecs zarrita built its
+// pipeline from (as a v3 document would list them: zarrita turns a v2
+// array's dtype, order and compressor into the same codecs).
+async function chainZarritaBuilt(arr, za, rank) {
+  const fill = writtenFill(za.fillValue);
+  if (fill === undefined && za.fillValue !== undefined) return undefined;
+  let opened;
+  try {
+    opened = await openedCodecs(za.decode);
+  } catch {
+    return undefined;
+  }
+  if (!opened || !same(opened.shape, za.chunkShape) || opened.dataType !== arr.dtype) return undefined;
+  // Where no array -> bytes codec is listed (zarrita's v2 arrays of
+  // little-endian types), zarrita decodes with little-endian bytes.
+  let codecs = opened.codecs;
+  if (!codecs.some((c) => ARRAY_TO_BYTES.has(c?.name))) {
+    const at = codecs.findIndex((c) => c?.name !== "transpose");
+    const bytes = { name: "bytes", configuration: { endian: "little" } };
+    codecs = at === -1 ? [...codecs, bytes] : [...codecs.slice(0, at), bytes, ...codecs.slice(at)];
+  }
+  const chain = v3Chain({ codecs, chunk_grid: { configuration: { chunk_shape: za.chunkShape } }, data_type: arr.dtype, fill_value: fill ?? null }, rank);
+  return chain.unsupported ? undefined : chain;
 }

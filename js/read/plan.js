@@ -3,11 +3,12 @@
 // and its element size, the fill (one presented element's bytes, parsed
 // exactly from the metadata), how a chunk is decoded: by read itself
 // (chunk-decoder.js), or through zarrita's getChunk, with the reason; and
-// for sharded arrays, read's own shard layout (shard-reader.js).
+// for sharded arrays, read's own shard layout, and its shard reader with
+// the indexes it keeps (fetch/shard-reader.js).
 import { arrayName } from "../errors.js";
 import { nativeFill } from "../data-types/fill-value.js";
 import { fillElementOf } from "../data-types/missing-chunk.js";
-import { formatOf, nativeFillOf, presentedOf } from "../data-types/with-data-types.js";
+import { formatOf, nativeFillOf, openedDocumentOf, presentedOf } from "../data-types/with-data-types.js";
 import { N5_CONTAINER } from "../n5/with-n5.js";
 import { parseDataType } from "../types/data-type.js";
 import { parseV2Scalar } from "../types/v2-dtype.js";
@@ -38,6 +39,9 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
  *   read fetches inner chunks of shards itself
  * @property {import("./codec-chain.js").Chain | undefined} chain  the chain
  *   the decoder was made from (a worker pool makes its own from it)
+ * @property {ReturnType<typeof import("./fetch/shard-reader.js").shardReader> | undefined} shards
+ *   read's shard reader for the array, made on its first read (its
+ *   indexes kept across reads)
  * @property {Promise<object> | undefined} pool  what a worker pool needs
  *   to decode the array's chunks, made on its first pooled read (js/pool/chain.js)
  */
@@ -78,7 +82,7 @@ function fillFromMetadata(arr, chain, elementBytes) {
 async function makePlan(arr, signal) {
   const za = zarritaArray(arr);
   const Container = za.TypedArray;
-  const plan = { za, Container, elementBytes: 0, fill: undefined, valuesFill: undefined, decoder: undefined, viaZarrita: undefined, order: null, sharding: undefined, chain: undefined, pool: undefined };
+  const plan = { za, Container, elementBytes: 0, fill: undefined, valuesFill: undefined, decoder: undefined, viaZarrita: undefined, order: null, sharding: undefined, chain: undefined, shards: undefined, pool: undefined };
   if (typeof Container !== "function") {
     plan.viaZarrita = "zarrita's array context was not found";
     return plan;
@@ -180,7 +184,7 @@ function chainOf(arr, za, signal) {
   // withN5 presents as v3, nor v3's rare "v2" encoding).
   const key = za.chunkKey?.(new Array(za.shape.length).fill(0)) ?? "c";
   const format = arr.store?.[N5_CONTAINER] === true ? 3 : formatOf(arr);
-  return codecChain(arr, za, { format, v3Keys: String(key).startsWith("c") }, signal);
+  return codecChain(arr, za, { format, v3Keys: String(key).startsWith("c"), opened: openedDocumentOf(arr) }, signal);
 }
 
 // Whether read's own shard reader can fetch the array's shards.

@@ -18,7 +18,8 @@ import { planOf } from "./plan.js";
 import { readSignals } from "./abort-signal.js";
 import { checkInto, detached, newOutput } from "./output.js";
 import { copyDirect, fillDirect, MIN_RUN_BYTES, runsOf } from "./direct-placement.js";
-import { shardReader } from "./shard-reader.js";
+import { shardReader } from "./fetch/shard-reader.js";
+import { fetchSettings } from "./fetch/fetch-options.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
 import { chunkWhere, withWhere } from "./chunk-where.js";
@@ -85,6 +86,7 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   checkOptions(options);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
   const { signal, storeSignal } = readSignals(options);
+  const requests = fetchSettings(options);
   signal?.throwIfAborted();
   await ensureReady();
   const plan = await planOf(arr, storeSignal);
@@ -107,7 +109,7 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   if (size === 0) return result;
   const chunks = chunksOf(region);
   const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
-  const fetch = chunkFetch(arr, plan, storeOptions);
+  const fetch = chunkFetch(arr, plan, storeOptions, requests);
   const progress = progressOf(options.onProgress, chunks.length);
   // Through the pool where its workers decode the array's chain, and
   // where there is more to share out than a tile (the pool's
@@ -158,17 +160,24 @@ function asRegion(axes) {
 }
 
 // How read gets a chunk's stored bytes (undefined: missing): through
-// read's own shard reader for sharded arrays, else zarrita's own fetch.
-function chunkFetch(arr, plan, storeOptions) {
+// read's own shard reader for sharded arrays (one per array, which keeps
+// its indexes and coalesces ranges: fetch/), else zarrita's own fetch.
+function chunkFetch(arr, plan, storeOptions, requests) {
   const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
   if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
   if (plan.sharding) {
-    const reader = shardReader(arr, plan.za, plan.sharding);
-    return (coords) => reader(coords, storeOptions);
+    plan.shards ??= shardReader(arr, plan.za, plan.sharding);
+    const reader = plan.shards;
+    if (plan.decoder) return (coords) => reader.read(coords, storeOptions, requests);
+    // Inner chunks fetched together are views of one request's bytes;
+    // zarrita's codecs (vlen-utf8's, say) read a chunk's buffer from 0.
+    return async (coords) => ownBuffer(await reader.read(coords, storeOptions, requests));
   }
   if (!plan.za.chunkBytes) return undefined;
   return (coords) => plan.za.chunkBytes(coords, storeOptions);
 }
+
+const ownBuffer = (bytes) => (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) ? bytes.slice() : bytes);
 
 // Every chunk the selection touches: its coordinates and, per axis, what
 // it gives (selection.js).

@@ -1,0 +1,125 @@
+// Byte ranges of one store, asked for by reads started in the same tick,
+// fetched in as few range requests as a gap and a size allow: the ranges
+// of one object (a shard) sorted by offset, two merged where the bytes
+// between them are at most `maxGapBytes` and the merged range at most
+// `maxBytes`, each range then a view of its request's bytes. So the bytes
+// read but not asked for stay below the gap between each two ranges.
+//
+// Ranges are gathered until the current task ends (the reads' chunk
+// fetches all start in the microtasks after their shard's index arrives),
+// then fetched at once.
+import { sharedSignal } from "./shared-signal.js";
+
+const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
+
+/**
+ * @typedef {object} Wanted
+ * @property {string} key
+ * @property {number} offset
+ * @property {number} length
+ * @property {object} options    the read's store options (its signal)
+ * @property {{maxGapBytes: number, maxBytes: number}} coalesce
+ * @property {(bytes: Uint8Array | undefined, whole: boolean) => void} resolve
+ *   the range's bytes; `whole`: the store answered with the whole object
+ *   (whose bytes then start at offset 0)
+ * @property {(error: unknown) => void} reject
+ */
+
+// Options of reads that may share a request: the same store options apart
+// from the signal (headers, say).
+function optionsKey(options) {
+  try {
+    return JSON.stringify(options ?? {}, (k, v) => (k === "signal" ? undefined : v));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ranges of one object, merged: [{ offset, end, members }]. */
+export function mergeRanges(wanted) {
+  const sorted = [...wanted].sort((a, b) => a.offset - b.offset);
+  const groups = [];
+  for (const w of sorted) {
+    const last = groups.at(-1);
+    const end = w.offset + w.length;
+    if (last) {
+      const gap = Math.min(last.maxGapBytes, w.coalesce.maxGapBytes);
+      const max = Math.min(last.maxBytes, w.coalesce.maxBytes);
+      if (w.offset - last.end <= gap && Math.max(last.end, end) - last.offset <= max) {
+        last.end = Math.max(last.end, end);
+        last.members.push(w);
+        last.maxGapBytes = gap;
+        last.maxBytes = max;
+        continue;
+      }
+    }
+    groups.push({ offset: w.offset, end, members: [w], maxGapBytes: w.coalesce.maxGapBytes, maxBytes: w.coalesce.maxBytes });
+  }
+  return groups;
+}
+
+export class RangeCoalescer {
+  /** @type {Wanted[]} */
+  #pending = [];
+
+  /** @param {{getRange: Function}} store */
+  constructor(store) {
+    this.store = store;
+  }
+
+  /**
+   * @param {Omit<Wanted, "resolve" | "reject">} range
+   * @returns {Promise<{bytes: Uint8Array | undefined, whole: boolean}>}
+   */
+  get(range) {
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) nextTask(() => this.#flush());
+      this.#pending.push({ ...range, resolve: (bytes, whole) => resolve({ bytes, whole }), reject });
+    });
+  }
+
+  #flush() {
+    const pending = this.#pending;
+    this.#pending = [];
+    const byObject = new Map();
+    for (const w of pending) {
+      // A read aborted before its turn costs no request.
+      if (w.options?.signal?.aborted) {
+        w.reject(w.options.signal.reason ?? new Error("This operation was aborted"));
+        continue;
+      }
+      const opts = optionsKey(w.options);
+      const id = opts === undefined ? Symbol(w.key) : `${w.key}\u0000${opts}`;
+      if (!byObject.has(id)) byObject.set(id, []);
+      byObject.get(id).push(w);
+    }
+    for (const wanted of byObject.values()) {
+      for (const group of mergeRanges(wanted)) this.#fetch(group);
+    }
+  }
+
+  async #fetch({ offset, end, members }) {
+    const { key } = members[0];
+    const signal = sharedSignal(members.map((m) => m.options?.signal));
+    const options = { ...members[0].options, signal };
+    if (signal === undefined) delete options.signal;
+    let bytes;
+    try {
+      bytes = await this.store.getRange(key, { offset, length: end - offset }, options);
+    } catch (error) {
+      for (const m of members) m.reject(error);
+      return;
+    }
+    if (!(bytes instanceof Uint8Array) || bytes.byteLength <= end - offset) {
+      // As asked (or short, or missing: the caller says what it expected).
+      for (const m of members) {
+        const at = m.offset - offset;
+        m.resolve(bytes instanceof Uint8Array ? bytes.subarray(Math.min(at, bytes.byteLength), Math.min(at + m.length, bytes.byteLength)) : bytes, false);
+      }
+      return;
+    }
+    // More than asked: the whole object (a server that ignores Range);
+    // the caller checks it and takes its ranges from it.
+    for (const m of members) m.resolve(bytes, true);
+  }
+}

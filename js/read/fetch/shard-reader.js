@@ -1,0 +1,172 @@
+// read's own reader of a sharded array's inner chunks, one per opened
+// array (plan.js keeps it): the shard's index (at its end or at its start,
+// as sharding_indexed's index_location says: zarrita 0.5 to 0.7.5 always
+// read it from the end), its crc32c checked, kept across reads and shared
+// by concurrent ones (index-cache.js); then each inner chunk by offset and
+// length, the ranges of one shard that reads started in the same tick
+// need fetched together (range-coalescer.js). Every range is checked
+// against what the store returned.
+//
+// A store whose server ignores Range (python3 -m http.server) answers a
+// range with the whole object: read sees more bytes than it asked for,
+// takes the index and the inner chunks from those bytes (the shard kept
+// with its index, so it is fetched once while it is kept), and refuses
+// with the package's error, naming Range, where the bytes cannot be the
+// shard (plain zarrita reads such answers as an index and gives wrong
+// values).
+//
+// read uses it for every sharded array it decodes itself, so reads are the
+// same with every zarrita (whose own readers differ: 0.5 and 0.6 pass no
+// options to the store, so withDataTypes could not tell a read that fills
+// missing inner chunks from one that must refuse them).
+import { ZarrCodecError } from "../../errors.js";
+import { crc32c } from "../../codecs/crc32c.js";
+import { IndexCache } from "./index-cache.js";
+import { RangeCoalescer } from "./range-coalescer.js";
+import { DEFAULT_FETCH } from "./fetch-options.js";
+
+const MISSING = 0xffffffffffffffffn;
+
+/** zarrita's path of `key` under the array at `path` ("/" is the root). */
+export function keyUnder(path, key) {
+  const base = String(path ?? "/").replace(/\/+$/, "");
+  return `${base}/${key}`;
+}
+
+function ignoredRange(key, asked, got) {
+  return new ZarrCodecError(
+    "LENGTH_MISMATCH",
+    `read: shard ${key}: asked the store for ${asked}, got ${got} bytes that cannot be the shard. ` +
+      "The server seems to ignore HTTP Range requests (answering 200 with other bytes than the range): " +
+      "serve the store with a server that honours Range (npx http-server, nginx, Caddy, S3 or any object store)",
+  );
+}
+
+const isAbort = (error) => error?.name === "AbortError" || error?.name === "TimeoutError";
+
+/**
+ * @param {{store: object, path: string}} arr
+ * @param {import("../zarrita-array.js").ZarritaArray} za
+ * @param {import("../codec-chain.js").Sharding} sharding
+ */
+export function shardReader(arr, za, sharding) {
+  const store = arr.store;
+  const perShard = sharding.shardShape.map((d, i) => d / sharding.innerShape[i]);
+  const entries = perShard.reduce((a, b) => a * b, 1);
+  const indexBytes = 16 * entries + (sharding.checksum ? 4 : 0);
+  const atStart = sharding.indexLocation === "start";
+  const cache = new IndexCache(DEFAULT_FETCH.indexCacheBytes);
+  const coalescer = new RangeCoalescer(store);
+
+  // The index's bytes checked: a DataView of its 16-byte entries.
+  function checkedIndex(key, bytes) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (sharding.checksum) {
+      const stored = view.getUint32(16 * entries, true);
+      const computed = crc32c(bytes.subarray(0, 16 * entries));
+      if (stored !== computed) {
+        throw new ZarrCodecError(
+          "CHECKSUM_MISMATCH",
+          `read: shard ${key}: its index's crc32c is 0x${stored.toString(16).padStart(8, "0")}, the index's bytes give 0x${computed.toString(16).padStart(8, "0")}`,
+        );
+      }
+    }
+    return view;
+  }
+
+  /** @returns {Promise<{view: DataView, whole: Uint8Array | undefined} | null>} */
+  async function fetchIndex(key, options) {
+    const range = atStart ? { offset: 0, length: indexBytes } : { suffixLength: indexBytes };
+    const bytes = await store.getRange(key, range, options);
+    if (bytes === undefined || bytes === null) return null;
+    if (bytes instanceof Uint8Array && bytes.byteLength > indexBytes) {
+      // The whole shard, where its index alone was asked for.
+      const index = atStart ? bytes.subarray(0, indexBytes) : bytes.subarray(bytes.byteLength - indexBytes);
+      let view;
+      try {
+        view = checkedIndex(key, index);
+      } catch {
+        throw ignoredRange(key, `the ${indexBytes} bytes of its index`, bytes.byteLength);
+      }
+      return { view, whole: bytes };
+    }
+    if (!(bytes instanceof Uint8Array) || bytes.byteLength !== indexBytes) {
+      throw new ZarrCodecError(
+        "LENGTH_MISMATCH",
+        `read: shard ${key}: its index should be ${indexBytes} bytes at its ${sharding.indexLocation}, got ${bytes?.byteLength ?? 0}`,
+      );
+    }
+    return { view: checkedIndex(key, bytes), whole: undefined };
+  }
+
+  // The shard's index, kept; a fetch another read started and then
+  // aborted is not this read's failure: it asks again.
+  async function indexOf(key, options) {
+    let index = cache.get(key);
+    if (!index) index = cache.set(key, fetchIndex(key, options), (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0));
+    try {
+      return await index;
+    } catch (error) {
+      if (!isAbort(error) || options?.signal?.aborted) throw error;
+      return cache.set(key, fetchIndex(key, options), (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0));
+    }
+  }
+
+  /**
+   * One read's fetch of an inner chunk's bytes (undefined: missing).
+   * @param {number[]} coords
+   * @param {object} options  the read's store options (its signal)
+   * @param {import("./fetch-options.js").FetchSettings} settings
+   * @returns {Promise<Uint8Array | undefined>}
+   */
+  async function read(coords, options, settings) {
+    if (cache.maxBytes !== settings.indexCacheBytes) {
+      cache.maxBytes = settings.indexCacheBytes;
+      cache.trim();
+    }
+    const shard = coords.map((c, i) => Math.floor(c / perShard[i]));
+    const key = keyUnder(arr.path, za.chunkKey(shard));
+    const index = await indexOf(key, options);
+    if (index === null) return undefined;
+    const { view, whole } = index;
+    let at = 0;
+    for (let i = 0; i < coords.length; i++) at = at * perShard[i] + (coords[i] % perShard[i]);
+    const offset = view.getBigUint64(16 * at, sharding.littleIndex);
+    const length = view.getBigUint64(16 * at + 8, sharding.littleIndex);
+    if (offset === MISSING && length === MISSING) return undefined;
+    if (offset > BigInt(Number.MAX_SAFE_INTEGER) || length > BigInt(2 ** 31)) {
+      throw new ZarrCodecError("INVALID_INPUT", `read: shard ${key}: inner chunk ${at} has offset ${offset} and length ${length}, beyond what can be read`);
+    }
+    const from = Number(offset);
+    const n = Number(length);
+    const wanted = `inner chunk ${at} (${n} bytes at offset ${from})`;
+    if (whole) {
+      if (from + n > whole.byteLength) throw ignoredRange(key, `the ${indexBytes} bytes of its index`, whole.byteLength);
+      return whole.subarray(from, from + n);
+    }
+    let bytes;
+    if (settings.coalesce) {
+      const got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce });
+      bytes = got.bytes;
+      if (got.whole) {
+        if (from + n > bytes.byteLength) throw ignoredRange(key, wanted, bytes.byteLength);
+        return bytes.subarray(from, from + n);
+      }
+    } else {
+      bytes = await store.getRange(key, { offset: from, length: n }, options);
+      if (bytes instanceof Uint8Array && bytes.byteLength > n) {
+        if (from + n > bytes.byteLength) throw ignoredRange(key, wanted, bytes.byteLength);
+        return bytes.subarray(from, from + n);
+      }
+    }
+    if (!(bytes instanceof Uint8Array) || bytes.byteLength !== n) {
+      throw new ZarrCodecError(
+        "LENGTH_MISMATCH",
+        `read: shard ${key}: inner chunk ${at} should be ${length} bytes at offset ${offset}, the store returned ${bytes?.byteLength ?? "none"}`,
+      );
+    }
+    return bytes;
+  }
+
+  return { read, cache };
+}
