@@ -42,6 +42,13 @@ function ignoredRange(key, asked, got) {
   );
 }
 
+// Inner chunk bytes `from`..`from + n` of an answer that is the whole
+// object (a server that ignored Range), or the refusal where it is shorter.
+function sliceOfWhole(key, wanted, whole, from, n) {
+  if (from + n > whole.byteLength) throw ignoredRange(key, wanted, whole.byteLength);
+  return whole.subarray(from, from + n);
+}
+
 const isAbort = (error) => error?.name === "AbortError" || error?.name === "TimeoutError";
 
 /**
@@ -99,16 +106,20 @@ export function shardReader(arr, za, sharding) {
     return { view: checkedIndex(key, bytes), whole: undefined };
   }
 
+  // What a kept index holds: its bytes, and the whole shard where the
+  // server sent it.
+  const keptBytes = (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0);
+
   // The shard's index, kept; a fetch another read started and then
   // aborted is not this read's failure: it asks again.
   async function indexOf(key, options) {
     let index = cache.get(key);
-    if (!index) index = cache.set(key, fetchIndex(key, options), (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0));
+    if (!index) index = cache.set(key, fetchIndex(key, options), keptBytes);
     try {
       return await index;
     } catch (error) {
       if (!isAbort(error) || options?.signal?.aborted) throw error;
-      return cache.set(key, fetchIndex(key, options), (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0));
+      return cache.set(key, fetchIndex(key, options), keptBytes);
     }
   }
 
@@ -140,24 +151,15 @@ export function shardReader(arr, za, sharding) {
     const from = Number(offset);
     const n = Number(length);
     const wanted = `inner chunk ${at} (${n} bytes at offset ${from})`;
-    if (whole) {
-      if (from + n > whole.byteLength) throw ignoredRange(key, `the ${indexBytes} bytes of its index`, whole.byteLength);
-      return whole.subarray(from, from + n);
-    }
+    if (whole) return sliceOfWhole(key, `the ${indexBytes} bytes of its index`, whole, from, n);
     let bytes;
     if (settings.coalesce) {
       const got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce });
       bytes = got.bytes;
-      if (got.whole) {
-        if (from + n > bytes.byteLength) throw ignoredRange(key, wanted, bytes.byteLength);
-        return bytes.subarray(from, from + n);
-      }
+      if (got.whole) return sliceOfWhole(key, wanted, bytes, from, n);
     } else {
       bytes = await store.getRange(key, { offset: from, length: n }, options);
-      if (bytes instanceof Uint8Array && bytes.byteLength > n) {
-        if (from + n > bytes.byteLength) throw ignoredRange(key, wanted, bytes.byteLength);
-        return bytes.subarray(from, from + n);
-      }
+      if (bytes instanceof Uint8Array && bytes.byteLength > n) return sliceOfWhole(key, wanted, bytes, from, n);
     }
     if (!(bytes instanceof Uint8Array) || bytes.byteLength !== n) {
       throw new ZarrCodecError(
