@@ -8,8 +8,7 @@ import { parentPort } from "node:worker_threads";
 import * as zarr7 from "zarrita";
 import * as zarr6 from "zarrita-0.6";
 import { diagnostics, read, ready, register, withDataTypes, withN5 } from "../../../js/index.js";
-import { classify } from "./outcomes.mjs";
-import { serveJobs } from "./worker-jobs.mjs";
+import { failureOf, openJobArray, serveJobs } from "./worker-jobs.mjs";
 import { cOrderBytes } from "../../js/support/c-order-bytes.js";
 import { copyingStore } from "./bytes.mjs";
 
@@ -17,19 +16,6 @@ await ready();
 const ZARRITAS = { "0.7.5": zarr7, "0.6.2": zarr6 };
 for (const z of Object.values(ZARRITAS)) register(z.registry);
 
-function failure(error) {
-  let code;
-  let message;
-  for (let e = error, depth = 0; e && depth < 6; e = e.cause, depth++) {
-    if (typeof e?.code === "string" && e.name === "ZarrCodecError") {
-      code = e.code;
-      message = e.message;
-      break;
-    }
-  }
-  message ??= String(error?.message ?? error).slice(0, 400);
-  return { error: classify(error), code, message, name: error?.name, stack: String(error?.stack ?? "").split("\n").slice(0, 6).join("\n") };
-}
 
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 
@@ -47,13 +33,9 @@ async function run({ files, path, format, dataTypes, zarrita, selections }) {
   let store = copyingStore(map);
   if (format === "n5") store = withN5(store);
   if (dataTypes) store = withDataTypes(store);
-  const location = z.root(store).resolve(path);
-  let arr;
-  try {
-    arr = await (format === "v2" ? z.open.v2(location, { kind: "array" }) : z.open(location, { kind: "array" }));
-  } catch (error) {
-    return { open: failure(error) };
-  }
+  const opened = await openJobArray(z, store, path, format);
+  if (!opened.arr) return opened;
+  const { arr } = opened;
   const results = [];
   for (const [i, [start, stop]] of selections.entries()) {
     parentPort.postMessage({ progress: i });
@@ -63,7 +45,7 @@ async function run({ files, path, format, dataTypes, zarrita, selections }) {
       try {
         out[how] = { values: valuesOf(await get()) };
       } catch (error) {
-        out[how] = failure(error);
+        out[how] = failureOf(error);
       }
       out[how].grew = diagnostics().wasmMemoryBytes() - before;
     }
@@ -72,4 +54,4 @@ async function run({ files, path, format, dataTypes, zarrita, selections }) {
   return { results };
 }
 
-serveJobs(run, failure);
+serveJobs(run, failureOf);

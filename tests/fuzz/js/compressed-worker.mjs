@@ -9,8 +9,7 @@ import * as zarr7 from "zarrita";
 import * as zarr6 from "zarrita-0.6";
 import * as zarr5 from "zarrita-0.5";
 import { read, ready, register, withN5 } from "../../../js/index.js";
-import { classify } from "./outcomes.mjs";
-import { serveJobs } from "./worker-jobs.mjs";
+import { failureOf, openJobArray, serveJobs } from "./worker-jobs.mjs";
 import { cOrderBytes } from "../../js/support/c-order-bytes.js";
 import { copyingStore } from "./bytes.mjs";
 
@@ -18,25 +17,6 @@ await ready();
 const ZARRITAS = { "0.7.5": zarr7, "0.6.2": zarr6, "0.5.4": zarr5 };
 for (const z of Object.values(ZARRITAS)) register(z.registry);
 
-function failure(error) {
-  let code;
-  let message;
-  let name;
-  try {
-    for (let e = error, depth = 0; e && depth < 6; e = e.cause, depth++) {
-      if (typeof e.code === "string" && e.name === "ZarrCodecError") {
-        code = e.code;
-        message = e.message;
-        break;
-      }
-    }
-    message ??= String(error?.message ?? error).slice(0, 400);
-    name = error?.name;
-  } catch {
-    message = "(unreadable)";
-  }
-  return { error: classify(error), code, message, name, stack: String(error?.stack ?? "").split("\n").slice(0, 6).join("\n") };
-}
 
 async function run({ files, path, format, zarrita, selections }) {
   const z = ZARRITAS[zarrita];
@@ -44,13 +24,9 @@ async function run({ files, path, format, zarrita, selections }) {
   // Copies: a store's bytes are never the fuzzer's own.
   const base = copyingStore(map);
   const store = format === "n5" ? withN5(base) : base;
-  const location = z.root(store).resolve(path);
-  let arr;
-  try {
-    arr = await (format === "v2" ? z.open.v2(location, { kind: "array" }) : z.open(location, { kind: "array" }));
-  } catch (error) {
-    return { open: failure(error) };
-  }
+  const opened = await openJobArray(z, store, path, format);
+  if (!opened.arr) return opened;
+  const { arr } = opened;
   const results = [];
   for (const [i, box] of selections.entries()) {
     parentPort.postMessage({ progress: i });
@@ -61,7 +37,7 @@ async function run({ files, path, format, zarrita, selections }) {
         const result = await get();
         out[how] = { bytes: cOrderBytes(result), shape: result.shape };
       } catch (error) {
-        out[how] = failure(error);
+        out[how] = failureOf(error);
       }
     }
     results.push(out);
@@ -69,4 +45,4 @@ async function run({ files, path, format, zarrita, selections }) {
   return { results };
 }
 
-serveJobs(run, failure);
+serveJobs(run, failureOf);

@@ -6,7 +6,7 @@
 // left unhandled.
 import { parentPort } from "node:worker_threads";
 import { diagnostics } from "../../../js/index.js";
-import { protoKeys } from "./outcomes.mjs";
+import { classify, protoKeys } from "./outcomes.mjs";
 
 // zarrita may leave a codec-loading promise unhandled when a read fails
 // early (its own); counted from the worker's start, never fatal.
@@ -36,4 +36,42 @@ export function serveJobs(run, failure) {
     parentPort.postMessage({ done: result });
   });
   parentPort.postMessage({ ready: true });
+}
+
+/**
+ * What a worker reports of an error: its class (outcomes.mjs), and the
+ * package's code and message where the error or a cause is the package's.
+ */
+export function failureOf(error) {
+  let code;
+  let message;
+  let name;
+  try {
+    for (let e = error, depth = 0; e && depth < 6; e = e.cause, depth++) {
+      if (typeof e.code === "string" && e.name === "ZarrCodecError") {
+        code = e.code;
+        message = e.message;
+        break;
+      }
+    }
+    message ??= String(error?.message ?? error).slice(0, 400);
+    name = error?.name;
+  } catch {
+    message = "(unreadable)";
+  }
+  return { error: classify(error), code, message, name, stack: String(error?.stack ?? "").split("\n").slice(0, 6).join("\n") };
+}
+
+/**
+ * The array at `path` of `store`, opened by zarrita `z` as a fuzz job
+ * names its format: { arr }, or { open: failureOf(error) } where the open
+ * failed.
+ */
+export async function openJobArray(z, store, path, format) {
+  const location = z.root(store).resolve(path);
+  try {
+    return { arr: await (format === "v2" ? z.open.v2(location, { kind: "array" }) : z.open(location, { kind: "array" })) };
+  } catch (error) {
+    return { open: failureOf(error) };
+  }
 }
