@@ -11,8 +11,7 @@ import * as zarr7 from "zarrita";
 import * as zarr6 from "zarrita-0.6";
 import * as zarr5 from "zarrita-0.5";
 import { read, ready, register, withDataTypes } from "../../../js/index.js";
-import { classify } from "./outcomes.mjs";
-import { serveJobs } from "./worker-jobs.mjs";
+import { failureOf, serveJobs } from "./worker-jobs.mjs";
 import { memoryStore } from "./reference-cases.mjs";
 
 await ready();
@@ -78,23 +77,6 @@ function comparable(result) {
   return { container, shape: [...shape], stride: [...stride], bytes, chars: data.chars };
 }
 
-function failure(error) {
-  let code;
-  let message;
-  try {
-    for (let e = error, depth = 0; e && depth < 6; e = e.cause, depth++) {
-      if (typeof e.code === "string" && e.name === "ZarrCodecError") {
-        code = e.code;
-        message = e.message;
-        break;
-      }
-    }
-    message ??= String(error?.message ?? error).slice(0, 400);
-  } catch {
-    message = "(unreadable)";
-  }
-  return { error: classify(error), code, message, name: error?.name, stack: String(error?.stack ?? "").split("\n").slice(0, 6).join("\n") };
-}
 
 /** A container of the class `data` has, `n` elements, filled with garbage (so an element never written shows). */
 function intoLike(data, n) {
@@ -117,7 +99,7 @@ async function run({ files, path, zarrita, wrap, openAs, selections }) {
   try {
     arr = await (openAs === "v3" ? z.open.v3(location, { kind: "array" }) : openAs === "v2" ? z.open.v2(location, { kind: "array" }) : z.open(location, { kind: "array" }));
   } catch (error) {
-    return { open: failure(error) };
+    return { open: failureOf(error) };
   }
   const rank = arr.shape.length;
   const results = [];
@@ -129,7 +111,7 @@ async function run({ files, path, zarrita, wrap, openAs, selections }) {
       first = await read(arr, toSelection(z, sel, rank, pad));
       out.read = comparable(first);
     } catch (error) {
-      out.read = failure(error);
+      out.read = failureOf(error);
     }
     if (into && first && typeof first === "object" && "data" in first) {
       const target = intoLike(first.data, first.data.length);
@@ -138,17 +120,17 @@ async function run({ files, path, zarrita, wrap, openAs, selections }) {
         out.into = comparable(again);
         out.into.same = again.data === target;
       } catch (error) {
-        out.into = failure(error);
+        out.into = failureOf(error);
       }
     }
     try {
       out.get = comparable(await z.get(arr, toSelection(z, sel, rank, true)));
     } catch (error) {
-      out.get = failure(error);
+      out.get = failureOf(error);
     }
     results.push(out);
   }
   return { dtype: arr.dtype, shape: arr.shape, chunks: arr.chunks, results };
 }
 
-serveJobs(run, failure);
+serveJobs(run, failureOf);
