@@ -28,6 +28,8 @@ import { outputShape, resolveSelection } from "./selection.js";
 import { allocateBand, copyBandOut, copyInPlace, describe as describePlacement, fillInPlace, freeBand } from "./wasm-placement.js";
 import { give, request, tryTake } from "./scratch-budget.js";
 import { hold } from "../wasm/recycle.js";
+import { chunkStoreOf } from "./cache/chunk-cache.js";
+import { cachedChunks } from "./cache/cached-chunk.js";
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 
@@ -78,13 +80,14 @@ function storageOrder(shape, stride) {
  * @param {object} arr a zarrita Array
  * @param {unknown} [selection]
  * @param {{into?: unknown, signal?: AbortSignal, createQueue?: () => {add: Function, onIdle: Function},
- *   useSharedArrayBuffer?: boolean, opts?: object, pool?: object,
+ *   useSharedArrayBuffer?: boolean, opts?: object, pool?: object, cache?: object,
  *   onProgress?: (progress: {done: number, total: number, chunk: number[], worker: number | null}) => void}} [options]
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
   checkOptions(options);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
+  const cache = options.cache === undefined ? undefined : chunkStoreOf(options.cache);
   const { signal, storeSignal } = readSignals(options);
   const requests = fetchSettings(options);
   signal?.throwIfAborted();
@@ -118,7 +121,8 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   // single value always decodes here.
   const described = pool && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pool.chainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
-  if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, pool });
+  if (cache) await placeCached({ cache, arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, pool });
+  else if (described) await placePooledOrHere({ arr, plan, described, axes: region, chunks, out, queue, signal, fetch, progress, pool });
   else if (plan.elementBytes === 0) await placeValues(arr, plan, region, chunks, out, queue, signal, fetch, progress);
   else if (!(await placeDirectly(arr, plan, region, chunks, out, queue, signal, fetch, progress))) {
     await placeBands(arr, plan, region, chunks, out, queue, signal, fetch, progress);
@@ -147,6 +151,20 @@ async function placePooledOrHere(job) {
     plan.pool = Promise.resolve({ unsupported: "a frame only the compressor register() replaced reads" });
     const { arr, axes, chunks, out, queue, signal, fetch } = job;
     await placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, once);
+  }
+}
+
+// With a chunk cache (cache/): every chunk decoded whole once, kept, and
+// placed from the cache by the calling thread (as zarrita's chunks are).
+// Where the read would go to the pool, its workers decode the misses.
+async function placeCached({ cache, arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, pool }) {
+  const misses = described ? await pool.wholeChunks({ arr, plan, described }) : undefined;
+  const source = cachedChunks({ store: cache, arr, plan, fetch, signal, decodeMiss: misses?.decode });
+  try {
+    if (plan.elementBytes === 0) await placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, progress, source);
+    else await placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, progress, source);
+  } finally {
+    misses?.end();
   }
 }
 
@@ -201,7 +219,7 @@ function chunksOf(axes) {
 // chunk decoded by zarrita, its values placed one by one. A missing chunk
 // is filled here (each element its own copy of bytes), in proportion to
 // what the selection takes of it.
-async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, progress) {
+async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, progress, source) {
   const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
   const outStride = cOrderStrides(shape);
   // Each kept axis's stride in the output (0 where dropped).
@@ -216,6 +234,7 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, p
   });
   failure.catch(() => {});
   const decoded = async (c) => {
+    if (source) return source(c.coords);
     if (fetch && fill && plan.za.decode) {
       const bytes = await fetch(c.coords);
       if (bytes === undefined || bytes === null) return undefined;
@@ -240,7 +259,7 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, p
         let get;
         let stride;
         if (chunk === undefined) {
-          countRead("filled");
+          if (!source) countRead("filled");
           get = fillValue;
           stride = axes.map(() => 0);
         } else {
@@ -254,6 +273,8 @@ async function placeValues(arr, plan, axes, chunks, out, queue, signal, fetch, p
             );
           }
           get = (i) => chunk.data[i];
+          // A cached chunk's values stay the cache's: bytes go out as copies.
+          if (source) get = (i) => (ArrayBuffer.isView(chunk.data[i]) ? chunk.data[i].slice() : chunk.data[i]);
           stride = axes.map((a, i) => (a.virtual ? 0 : chunk.stride[i - (axes[0].virtual ? 1 : 0)]));
         }
         if (!Array.isArray(out)) throw detached();
@@ -333,7 +354,7 @@ async function placeDirectly(arr, plan, axes, chunks, out, queue, signal, fetch,
   return true;
 }
 
-async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, progress) {
+async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, progress, source) {
   const module = wasm();
   const { za, decoder } = plan;
   const eb = plan.elementBytes;
@@ -541,7 +562,7 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
   }
 
   function deliver(c) {
-    countRead(c.kind === "fill" ? "filled" : c.kind === "decoded" ? (decoder.kind === "codec" ? "decoded" : decoder.kind === "n5" ? "n5" : "copied") : "viaZarrita");
+    if (!source) countRead(c.kind === "fill" ? "filled" : c.kind === "decoded" ? (decoder.kind === "codec" ? "decoded" : decoder.kind === "n5" ? "n5" : "copied") : "viaZarrita");
     if (c.kind === "decoded" && (decoder.inWasm || c.opened?.compressed)) countRead("decompressed");
     for (const b of c.bands) {
       const band = bands[b];
@@ -556,7 +577,11 @@ async function placeBands(arr, plan, axes, chunks, out, queue, signal, fetch, pr
       try {
         if (failed) return;
         signal?.throwIfAborted();
-        if (fetch) {
+        if (source) {
+          // A chunk cache's chunk, decoded whole (counted by the cache), or a fill.
+          c.opened = await source(c.coords);
+          c.kind = c.opened === undefined ? "fill" : "cached";
+        } else if (fetch) {
           // read's own fetch: missing chunks filled here, the others decoded
           // by read's decoder or else by zarrita's.
           const bytes = await fetch(c.coords);
