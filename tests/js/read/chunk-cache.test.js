@@ -202,6 +202,28 @@ describe("what read returns is the caller's", () => {
   }
 });
 
+test("the cache keeps bytes of its own: a chunk's data that its giver changes afterwards (a store's reused buffer) does not change what is kept", async () => {
+  const cache = createChunkCache();
+  const arr = await open("big");
+  // Every chunk through this getChunk (zarrita's path), whose data is then
+  // overwritten, as a store that reuses its buffers would.
+  const given = [];
+  const reusing = await zarr.extendArray(arr, zarr.defineArrayExtension((a) => ({
+    async getChunk(coords, options) {
+      const chunk = await a.getChunk(coords, options);
+      given.push(chunk.data);
+      return chunk;
+    },
+  })));
+  const before = diagnostics().reads();
+  expect(Array.from((await read(reusing, [s(0, 128), s(0, 128)], { cache })).data)).toEqual(expected(0, 128, 0, 128));
+  expect(diagnostics().reads().viaZarrita - before.viaZarrita).toBe(4);
+  expect(given).toHaveLength(4);
+  for (const data of given) data.fill(0);
+  expect(Array.from((await read(reusing, [s(0, 128), s(0, 128)], { cache })).data)).toEqual(expected(0, 128, 0, 128));
+  expect(given).toHaveLength(4);
+});
+
 describe("bound and order", () => {
   test("cache.bytes stays within maxBytes over many reads; least recently used dropped first", async () => {
     const cache = createChunkCache({ maxBytes: 3 * CHUNK_ENTRY });
