@@ -91,7 +91,16 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
       if (plan.decoder.inWasm) countRead("decompressed");
       const where = () => chunkWhere(arr, za, coords);
       try {
-        return await (decodeMiss ? decodeMiss(coords, bytes) : decodeWhole(plan, bytes, where));
+        if (!decodeMiss) return await decodeWhole(plan, bytes, where);
+        try {
+          return await decodeMiss(coords, bytes);
+        } catch (error) {
+          // A frame only the compressor register() replaced reads (snappy
+          // inside blosc): workers have the package's codecs alone; this
+          // thread's decoder hands it over (chunk-decoder.js).
+          if (error?.code !== "UNSUPPORTED_CODEC" || !plan.decoder.reopen) throw error;
+          return await decodeWhole(plan, bytes, where);
+        }
       } catch (error) {
         throw withWhere(error, where());
       }
