@@ -8,7 +8,8 @@
 //
 // A job is never dropped once submitted: another read may be waiting for
 // the same cache entry. So the pool's task for the read ends only when the
-// read has settled (end()) and every job it submitted has come back.
+// read has settled (end()) and every job it submitted has come back; a
+// chunk that reaches decode() after that begins a task again.
 import { hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { asBytes } from "../read/chunk-decoder.js";
@@ -37,38 +38,51 @@ export async function wholeChunkDecoder({ arr, plan, described, internal }) {
   const outstanding = new Set(); // jobs submitted and not back
   let ended = false;
 
-  const task = {
-    // Ids of reads and of these tasks share the worker's map of reads:
-    // negative ones never meet a read's.
-    id: -nextTask++,
-    chainId: chainIdOf(plan),
-    described,
-    shared: null,
-    onReply(job, reply) {
-      if (reply.type === "skipped") {
-        // The worker took the read for ended: not while a job is out.
-        job.reject(new ZarrCodecError("WORKER_FAILED", `${job.where}: the pool's worker skipped it`));
-      } else if (reply.type === "failed") job.reject(rebuiltError(reply.error));
-      else if (reply.type === "done") job.resolve({ data: new Uint8Array(reply.box, 0, job.box.bytes).slice(), shape: shape.slice(), stride: cOrderStrides(shape) });
-      settled(job);
-    },
-    onWorkerFailed(job, reason) {
-      job.reject(new ZarrCodecError("WORKER_FAILED", `${job.where}: the pool's worker decoding it failed (${reason}); the pool starts another for later reads`));
-      settled(job);
-    },
-    onClosed() {
-      for (const job of outstanding) job.reject(new ZarrCodecError("WORKER_FAILED", "read: the read pool was closed while this read used it"));
-      outstanding.clear();
-      internal.end(task);
-    },
-  };
+  // The pool's task for these jobs. A chunk whose bytes arrive after the
+  // read settled (it failed early; another read waits for the chunk's
+  // entry) is decoded all the same, under a task begun again for it.
+  let task;
+  function begin() {
+    const current = {
+      // Ids of reads and of these tasks share the worker's map of reads:
+      // negative ones never meet a read's.
+      id: -nextTask++,
+      chainId: chainIdOf(plan),
+      described,
+      shared: null,
+      onReply(job, reply) {
+        if (reply.type === "skipped") {
+          // The worker took the read for ended: not while a job is out.
+          job.reject(new ZarrCodecError("WORKER_FAILED", `${job.where}: the pool's worker skipped it`));
+        } else if (reply.type === "failed") job.reject(rebuiltError(reply.error));
+        else if (reply.type === "done") job.resolve({ data: new Uint8Array(reply.box, 0, job.box.bytes).slice(), shape: shape.slice(), stride: cOrderStrides(shape) });
+        settled(job);
+      },
+      onWorkerFailed(job, reason) {
+        job.reject(new ZarrCodecError("WORKER_FAILED", `${job.where}: the pool's worker decoding it failed (${reason}); the pool starts another for later reads`));
+        settled(job);
+      },
+      onClosed() {
+        for (const job of outstanding) job.reject(new ZarrCodecError("WORKER_FAILED", "read: the read pool was closed while this read used it"));
+        outstanding.clear();
+        finish();
+      },
+    };
+    internal.begin(current);
+    task = current;
+  }
 
-  internal.begin(task);
+  function finish() {
+    if (task) internal.end(task);
+    task = undefined;
+  }
 
   function settled(job) {
     outstanding.delete(job);
-    if (ended && outstanding.size === 0) internal.end(task);
+    if (ended && outstanding.size === 0) finish();
   }
+
+  begin();
 
   return {
     /** The chunk at `coords` decoded whole by a worker. */
@@ -78,6 +92,7 @@ export async function wholeChunkDecoder({ arr, plan, described, internal }) {
       const n5Block = hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
       const chunk = { mapping: shape.map((count) => ({ from: 0, count, step: 1, out: 0 })) };
       const box = boxOf(chunk, axes, shape, strideBytes, eb);
+      if (!task) begin();
       return new Promise((resolve, reject) => {
         const job = { box, parts: [{ source, length: source.byteLength, where, n5Block, desc: box.desc, offset: 0 }], where, resolve, reject };
         outstanding.add(job);
@@ -87,7 +102,7 @@ export async function wholeChunkDecoder({ arr, plan, described, internal }) {
     /** The read settled: the task ends once its jobs are back. */
     end() {
       ended = true;
-      if (outstanding.size === 0) internal.end(task);
+      if (outstanding.size === 0) finish();
     },
   };
 }

@@ -364,4 +364,27 @@ describe("with a pool", () => {
       await pool.close();
     }
   }, 60000);
+
+  test("a chunk that arrives after its pooled read failed is still decoded for another read waiting for it", async () => {
+    // One request at a time, in order: the read's first chunk fails, its
+    // second arrives after the read rejected, while a second read waits
+    // for that chunk's entry.
+    server.configure({ maxConcurrent: 1, latencyMs: 20 });
+    const pool = createReadPool({ workers: 1, inThreadChunks: 0 });
+    try {
+      const cache = createChunkCache();
+      const arr = await open("plain");
+      server.fail("/plain/c/0/0", "503");
+      const failing = read(arr, [s(0, 64), s(0, 128)], { cache, pool });
+      failing.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const waiting = read(arr, [s(0, 64), s(64, 128)], { cache, pool });
+      await expect(failing).rejects.toThrow();
+      expect(Array.from((await waiting).data)).toEqual(expected(0, 64, 64, 128));
+      expect(dataRequests().map((r) => `${r.path} ${r.status}`)).toEqual(["/plain/c/0/0 503", "/plain/c/0/1 200"]);
+    } finally {
+      server.configure({ maxConcurrent: Infinity });
+      await pool.close();
+    }
+  }, 60000);
 });
