@@ -1,7 +1,7 @@
 // read's output: a fresh one as zarr.get makes it, or the caller's
 // `into`, checked before anything is read, and the error for an `into`
 // whose memory went away while the read (in-thread or pooled) filled it.
-import { describe, tagOf, withArticle, ZarrCodecError } from "../errors.js";
+import { describe, tagOf, withArticle, ZarrCodecError } from "../../errors.js";
 
 // A fresh output as zarr.get makes it (on a SharedArrayBuffer if asked).
 export function newOutput(Container, size, shared) {
