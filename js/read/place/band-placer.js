@@ -12,9 +12,8 @@ import { hold } from "../../wasm/recycle.js";
 import { chunkWhere, withWhere } from "../chunk-where.js";
 import { countRead } from "../read-counts.js";
 import { bandsOf, layBands, LIVE_BYTES } from "./bands.js";
-import { detached } from "./output.js";
+import { detached, zarritaFill } from "./output.js";
 import { give, request, tryTake } from "./scratch-budget.js";
-import { zarritaFill } from "../plan/plan.js";
 import { allocateBand, copyBandOut, copyInPlace, describe as describePlacement, fillInPlace, freeBand } from "./wasm-placement.js";
 
 // Storage order of a chunk zarrita decoded: its axes by decreasing stride

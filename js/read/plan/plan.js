@@ -15,6 +15,7 @@ import { parseV2Scalar } from "../../types/v2-dtype.js";
 import { codecChain } from "./codec-chain.js";
 import { chunkDecoder } from "../decode/chunk-decoder.js";
 import { zarritaArray } from "./zarrita-array.js";
+import { zarritaFill } from "../place/output.js";
 
 const plans = new WeakMap();
 // The types whose fill read parses itself when withDataTypes did not.
@@ -48,14 +49,6 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
 
 const bytesOfElement = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice();
 
-// One element of `Container` as zarrita fills it (`data.fill(fillValue)`),
-// for the types whose fill the package does not parse (zarrita's own
-// byte and string types): what zarr.get reads.
-export function zarritaFill(Container, fillValue) {
-  const one = new Container(1);
-  if (fillValue !== null && fillValue !== undefined) one.fill(fillValue);
-  return bytesOfElement(one);
-}
 
 function containerFacts(Container) {
   const sample = new Container(1);
