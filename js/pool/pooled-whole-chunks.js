@@ -12,7 +12,7 @@
 // chunk that reaches decode() after that begins a task again.
 import { hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
-import { asBytes } from "../read/chunk-decoder.js";
+import { asBytes } from "../read/decode/chunk-decoder.js";
 import { chunkWhere } from "../read/chunk-where.js";
 import { cOrderStrides } from "../codecs/chunk.js";
 import { boxOf } from "./box.js";

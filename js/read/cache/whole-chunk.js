@@ -5,7 +5,7 @@
 // its own.
 import { cOrderStrides } from "../../codecs/chunk.js";
 import { wasm } from "../../wasm/load.js";
-import { allocateBand, describe, freeBand } from "../wasm-placement.js";
+import { allocateBand, describe, freeBand } from "../place/wasm-placement.js";
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 

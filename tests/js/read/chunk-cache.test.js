@@ -334,6 +334,22 @@ describe("reads at once", () => {
   });
 });
 
+test("chunkErrors: \"fill\": a chunk that fails is filled and listed, and not kept: the next read reads it", async () => {
+  const cache = createChunkCache();
+  const arr = await open("plain");
+  server.fail("/plain/c/1/1", "503");
+  const got = await read(arr, [s(0, 128), s(0, 128)], { cache, chunkErrors: "fill" });
+  expect(got.failedChunks.map((f) => f.chunk)).toEqual([[1, 1]]);
+  const want = expected(0, 128, 0, 128).map((v, i) => (Math.floor(i / 128) >= 64 && i % 128 >= 64 ? 7 : v));
+  expect(Array.from(got.data)).toEqual(want);
+  expect(cache.size).toBe(3);
+  server.reset();
+  const again = await read(arr, [s(0, 128), s(0, 128)], { cache, chunkErrors: "fill" });
+  expect(again.failedChunks).toEqual([]);
+  expect(Array.from(again.data)).toEqual(expected(0, 128, 0, 128));
+  expect(dataRequests().map((r) => `${r.path} ${r.status}`)).toEqual(["/plain/c/1/1 200"]);
+});
+
 describe("with a pool", () => {
   test("pooled and in-thread reads share entries; the workers decode the misses", async () => {
     const pool = createReadPool({ workers: 2, inThreadChunks: 0 });
