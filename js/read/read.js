@@ -142,11 +142,17 @@ async function placeCached({ cache, described, pool, ...job }) {
   const misses = described ? await pool.wholeChunks({ arr, plan, described }) : undefined;
   const cachedChunk = cachedChunks({ store: cache, arr, plan, fetch: source.fetchBytes, signal, decodeMiss: misses?.decode });
   const ending = firstFailure();
-  const placer = (plan.elementBytes === 0 ? valuePlacer : bandPlacer)({ arr, plan, axes, chunks, out, signal, placed, failures, ending });
+  const context = { arr, plan, axes, chunks, out, signal, placed, failures, ending };
+  // Chunks read's decoder decoded whole are in C order: copied straight
+  // into place where the runs are long enough.
+  const placer = plan.elementBytes === 0 ? valuePlacer(context) : directPlacer(context, { wholeChunks: true }) ?? bandPlacer(context);
   // fromCache: counted by the cache (diagnostics().reads()), and values
   // that are the cache's (bytes placed as copies).
   const fromCache = { get: (c) => cachedChunk(c.coords) };
-  const decode = async (c, chunk) => (chunk === undefined ? { kind: "fill", fromCache: true } : { kind: "zarrita", chunk, fromCache: true });
+  const decode = async (c, chunk) => {
+    if (chunk === undefined) return { kind: "fill", fromCache: true };
+    return placer.direct ? { kind: "copied", bytes: chunk.data, fromCache: true } : { kind: "zarrita", chunk, fromCache: true };
+  };
   try {
     await runChunks({ chunks, queue, signal, source: fromCache, decode, placer, failures, ending });
   } finally {
