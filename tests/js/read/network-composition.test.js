@@ -17,6 +17,7 @@ import * as zarr from "zarrita";
 import { read, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
+import { ZARRITAS } from "../support/zarritas.js";
 
 const encoder = new TextEncoder();
 const side = 512;
@@ -42,7 +43,7 @@ function writeV2(files, path) {
 
 beforeAll(async () => {
   await ready();
-  register(zarr.registry);
+  for (const [, z] of ZARRITAS) register(z.registry);
   const files = new Map();
   const common = { values, dataType: "uint16", shape, fillValue: 0, fillElement: Uint16Array.of(0), compressors: ["gzip"] };
   // A v3 hierarchy, consolidated as zarr-python 3 writes it (the arrays'
@@ -171,6 +172,25 @@ describe("what each extension saves", () => {
     const asSeen = (log) => log.map((r) => `${r.method} ${r.path} ${r.range ?? ""} ${r.bytes}`).sort();
     expect(asSeen(over.requests)).toEqual(asSeen(plain.requests));
     expect(over.got[0]).toEqual(Array.from(values));
+  });
+});
+
+// zarrita 0.5 and 0.6 have one store extension, withConsolidated (v2's
+// .zmetadata); it passes getRange through.
+describe.each(ZARRITAS.filter(([, z]) => typeof z.withConsolidated === "function"))("zarrita %s's withConsolidated", (_version, z) => {
+  test.each(SCENARIOS)("a v2 array, %s: read's values, no more requests than over FetchStore alone", async (_scenario, reads) => {
+    const counted = async (wrap) => {
+      const arr = await z.open(z.root(await wrap(new z.FetchStore(`${server.url}/v2`))).resolve("plain"), { kind: "array" });
+      server.reset();
+      const got = [];
+      for (const [rows, cols] of reads) got.push(Array.from((await read(arr, [z.slice(rows.start, rows.stop), z.slice(cols.start, cols.stop)])).data));
+      return { got, requests: server.requests().length };
+    };
+    const baseline = await counted((store) => store);
+    const over = await counted((store) => z.withConsolidated(store));
+    expect(over.got).toEqual(reads.map(selected));
+    expect(baseline.got).toEqual(reads.map(selected));
+    expect(over.requests).toBeLessThanOrEqual(baseline.requests);
   });
 });
 
