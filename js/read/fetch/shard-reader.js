@@ -24,6 +24,7 @@ import { crc32c } from "../../codecs/crc32c.js";
 import { IndexCache } from "./index-cache.js";
 import { RangeCoalescer } from "./range-coalescer.js";
 import { DEFAULT_FETCH } from "./fetch-options.js";
+import { suffixRefusal } from "./suffix-refusal.js";
 
 const MISSING = 0xffffffffffffffffn;
 
@@ -84,7 +85,12 @@ export function shardReader(arr, za, sharding) {
   /** @returns {Promise<{view: DataView, whole: Uint8Array | undefined} | null>} */
   async function fetchIndex(key, options) {
     const range = atStart ? { offset: 0, length: indexBytes } : { suffixLength: indexBytes };
-    const bytes = await store.getRange(key, range, options);
+    let bytes;
+    try {
+      bytes = await store.getRange(key, range, options);
+    } catch (error) {
+      throw (!atStart && suffixRefusal(key, indexBytes, error)) || error;
+    }
     if (bytes === undefined || bytes === null) return null;
     if (bytes instanceof Uint8Array && bytes.byteLength > indexBytes) {
       // The whole shard, where its index alone was asked for.
