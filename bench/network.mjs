@@ -12,6 +12,13 @@
 //   get         zarr.get with the package registered
 //   read        read()
 //   pool        read() through a read pool (one worker per core less one)
+//   read+meta   read() on a store that keeps the zarr.json documents it
+//               fetched (zarrita's withByteCaching, metadata only): the
+//               open fetched the array's, so read's own fetch of it (the
+//               shard layout zarrita does not show) costs no round trip
+// --suffix-requests: every FetchStore asks for a shard's index with a
+// suffix range ("bytes=-n", zarrita's useSuffixRequest) instead of a HEAD
+// and then a range: one round trip less per index, for every reader.
 // Cases (bench/network-cases.mjs): the whole image; a 1024 x 1024
 // viewport across 4 shards; one 256 x 256 tile; that tile and then its
 // neighbour; a pan of 8 viewports of 512 x 512, one after another; 16
@@ -24,16 +31,17 @@
 // (when each arrived at the server and was answered), with the round trips
 // they waited for in a row ("waves") and the time after the last answer.
 //
-//   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--concurrent=6] [--trace]
+//   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--concurrent=6] [--trace] [--suffix-requests]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import * as pkg from "../js/index.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
 import { criticalPath, logFacts, networkCases, printTable, timeline } from "./network-cases.mjs";
+import { loadFolder } from "./network-files.mjs";
 
 const { createReadPool, read, ready, register } = pkg;
 // Another change adds the chunk cache; until it is there, its row says so.
@@ -44,23 +52,11 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const quick = args.includes("--quick");
 const trace = args.includes("--trace");
+const fetchOptions = args.includes("--suffix-requests") ? { useSuffixRequest: true } : {};
 const rounds = Number(option("rounds", quick ? 1 : 3));
 const latencies = option("latency", quick ? "0,25" : "0,25,100").split(",").map(Number);
 const maxConcurrent = Number(option("concurrent", 6));
 const gc = globalThis.gc ?? (() => {});
-
-export function loadFolder(dir, prefix) {
-  const files = new Map();
-  const walk = (d) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else files.set(`${prefix}/${relative(dir, p)}`, new Uint8Array(readFileSync(p)));
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 const toSlices = (selection) => (selection ? selection.map(([a, b]) => zarr.slice(a, b)) : null);
 
@@ -89,12 +85,15 @@ try {
   pool = createReadPool();
 
   const withCache = (options, cache) => (cache ? { ...options, cache } : options);
+  const fetchStore = (url) => new zarr.FetchStore(url, fetchOptions);
+  const keepingMetadata = (url) => zarr.withByteCaching(fetchStore(url), { keyFor: (path, range) => (range === undefined && path.endsWith("zarr.json") ? path : undefined) });
   const readers = {
-    zarrita: { codecs: plainCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
-    coalesce: { codecs: plainCodecs, store: (url) => zarr.withRangeCoalescing(new zarr.FetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
-    get: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
-    read: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
-    pool: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel, cache) => read(arr, sel, withCache({ pool }, cache)) },
+    zarrita: { codecs: plainCodecs, store: fetchStore, get: (arr, sel) => zarr.get(arr, sel) },
+    coalesce: { codecs: plainCodecs, store: (url) => zarr.withRangeCoalescing(fetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
+    get: { codecs: packageCodecs, store: fetchStore, get: (arr, sel) => zarr.get(arr, sel) },
+    read: { codecs: packageCodecs, store: fetchStore, get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
+    pool: { codecs: packageCodecs, store: fetchStore, get: (arr, sel, cache) => read(arr, sel, withCache({ pool }, cache)) },
+    "read+meta": { codecs: packageCodecs, store: keepingMetadata, get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
   };
   const names = Object.keys(readers);
 
@@ -171,7 +170,7 @@ try {
         }
       }
     }
-    const header = `${latencyMs} ms per request, at most ${maxConcurrent} at once; Node ${process.version}; median of ${rounds}; ms (requests); read/x = x's ms / read's`;
+    const header = `${latencyMs} ms per request, at most ${maxConcurrent} at once${fetchOptions.useSuffixRequest ? ", suffix requests" : ""}; Node ${process.version}; median of ${rounds}; ms (requests); read/x = x's ms / read's`;
     printTable({ header, names, rows });
     if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave: round trips in a row)\n${traces.join("\n")}`);
   }
