@@ -8,8 +8,8 @@
 // delay per request and NO cap of its own: the browser's own limit of
 // connections per host (six, over HTTP/1.1) is the one that applies.
 // Readers: zarrita alone, zarrita + withRangeCoalescing, read() (no pool:
-// the page has no worker), and read() on a store that keeps the zarr.json
-// it fetched (read+meta, as in bench/network.mjs). Each round opens a fresh store and array (not
+// the page has no worker), and read() on withDataTypes(FetchStore), which
+// keeps the array's zarr.json from the open (as in bench/network.mjs). Each round opens a fresh store and array (not
 // timed, its requests not counted: the server's log is reset after it).
 // The temp folders (store, build) are removed at the end.
 //
@@ -33,9 +33,15 @@ const quick = args.includes("--quick");
 const trace = args.includes("--trace");
 const rounds = Number(option("rounds", quick ? 1 : 3));
 const latencies = option("latency", "25").split(",").map(Number);
-const names = ["zarrita", "coalesce", "read", "read+meta"];
+const names = ["zarrita", "coalesce", "read", "withDataTypes"];
 
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-browser-"));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 let server;
 let pages;
 let browser;

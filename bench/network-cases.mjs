@@ -176,13 +176,13 @@ const fmt = (x) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
  */
 export function printTable({ header, names, rows }, print = console.log) {
   print(`\n== ${header}`);
-  print(`${"array".padEnd(8)} ${"case".padEnd(30)}${names.map((n) => n.padStart(13)).join("")}  ${"read/zarrita".padStart(12)} ${"read/coal.".padStart(10)}  goal`);
+  print(`${"array".padEnd(8)} ${"case".padEnd(30)}${names.map((n) => n.padStart(15)).join("")}  ${"read/zarrita".padStart(12)} ${"read/coal.".padStart(10)}  goal`);
   for (const { array, label, results, note, goal } of rows) {
     if (!results) {
       print(`${array.padEnd(8)} ${label.padEnd(30)}  ${note}`);
       continue;
     }
-    const cells = names.map((n) => (results[n] ? `${fmt(results[n].ms)} (${results[n].requests})` : "-").padStart(13));
+    const cells = names.map((n) => (results[n] ? `${fmt(results[n].ms)} (${results[n].requests})` : "-").padStart(15));
     const ratio = (other) => (results.read && results[other] ? `${(results[other].ms / results.read.ms).toFixed(2)}x` : "-");
     print(`${array.padEnd(8)} ${label.padEnd(30)}${cells.join("")}  ${ratio("zarrita").padStart(12)} ${ratio("coalesce").padStart(10)}  ${goal ? goal.text : "-"}`);
   }

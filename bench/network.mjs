@@ -12,10 +12,10 @@
 //   get         zarr.get with the package registered
 //   read        read()
 //   pool        read() through a read pool (one worker per core less one)
-//   read+meta   read() on a store that keeps the zarr.json documents it
-//               fetched (zarrita's withByteCaching, metadata only): the
-//               open fetched the array's, so read's own fetch of it (the
-//               shard layout zarrita does not show) costs no round trip
+//   withDataTypes  read() on the package's withDataTypes(FetchStore),
+//               which keeps the zarr.json it gave zarrita at the open, so
+//               read's own fetch of it (the shard layout zarrita does not
+//               show) costs no round trip (docs/read.md, "Over a network")
 // --suffix-requests: every FetchStore asks for a shard's index with a
 // suffix range ("bytes=-n", zarrita's useSuffixRequest) instead of a HEAD
 // and then a range: one round trip less per index, for every reader.
@@ -61,6 +61,13 @@ const gc = globalThis.gc ?? (() => {});
 const toSlices = (selection) => (selection ? selection.map(([a, b]) => zarr.slice(a, b)) : null);
 
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-"));
+// Stopped by a signal, the temp folder goes too.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 let pool;
 let server;
 try {
@@ -86,14 +93,14 @@ try {
 
   const withCache = (options, cache) => (cache ? { ...options, cache } : options);
   const fetchStore = (url) => new zarr.FetchStore(url, fetchOptions);
-  const keepingMetadata = (url) => zarr.withByteCaching(fetchStore(url), { keyFor: (path, range) => (range === undefined && path.endsWith("zarr.json") ? path : undefined) });
+  const keepingMetadata = (url) => pkg.withDataTypes(fetchStore(url));
   const readers = {
     zarrita: { codecs: plainCodecs, store: fetchStore, get: (arr, sel) => zarr.get(arr, sel) },
     coalesce: { codecs: plainCodecs, store: (url) => zarr.withRangeCoalescing(fetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
     get: { codecs: packageCodecs, store: fetchStore, get: (arr, sel) => zarr.get(arr, sel) },
     read: { codecs: packageCodecs, store: fetchStore, get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
     pool: { codecs: packageCodecs, store: fetchStore, get: (arr, sel, cache) => read(arr, sel, withCache({ pool }, cache)) },
-    "read+meta": { codecs: packageCodecs, store: keepingMetadata, get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
+    withDataTypes: { codecs: packageCodecs, store: keepingMetadata, get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
   };
   const names = Object.keys(readers);
 

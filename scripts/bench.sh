@@ -8,8 +8,11 @@
 # [--no-write]` runs the read pool's alone, `npm run bench -- compressed
 # [--no-write]` the compressed reads alone, `npm run bench -- memory
 # [--quick] [--no-write]` the memory one alone; `npm run bench --
+# network [options]` reads over a loopback network (bench/network.mjs;
+# --browser: in Chromium, bench/network-browser.mjs); `npm run bench --
 # --compressors [options]` runs bench/compressors.mjs (decompression
-# alone) instead.
+# alone) instead. The whole run ends with the network bench at 0 ms only
+# with --quick (a smoke run of it: about 15 s), at 0, 25 and 100 ms without.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == pool ]]; then
@@ -22,6 +25,15 @@ if [[ "${1:-}" == memory ]]; then
   shift
   bash scripts/build-wasm.sh >/dev/null
   exec node --expose-gc bench/memory.mjs "$@"
+fi
+if [[ "${1:-}" == network ]]; then
+  shift
+  bash scripts/build-wasm.sh >/dev/null
+  if [[ "${1:-}" == --browser ]]; then
+    shift
+    exec node bench/network-browser.mjs "$@"
+  fi
+  exec node --expose-gc bench/network.mjs "$@"
 fi
 if [[ "${1:-}" == compressed ]]; then
   shift
@@ -55,3 +67,8 @@ done
 node --expose-gc bench/pool.mjs "${pool_args[@]}"
 node --expose-gc bench/compressed-reads.mjs "${pool_args[@]}"
 node --expose-gc bench/memory.mjs "${pool_args[@]}"
+network_args=()
+for arg in "$@"; do
+  case "$arg" in --quick) network_args+=(--quick --latency=0) ;; esac
+done
+node --expose-gc bench/network.mjs "${network_args[@]}"

@@ -1,6 +1,6 @@
 // The page bench/network-browser.mjs builds with Vite and drives in
 // Chromium: zarrita 0.7.5 alone, zarrita + withRangeCoalescing, read() and
-// read() on a store that keeps zarr.json,
+// read() on withDataTypes(FetchStore), which keeps the array's zarr.json,
 // each on a fresh FetchStore and freshly opened array per round, reading
 // the store from the loopback network server (another origin, CORS) under
 // the browser's own limit of connections per host. The driver resets the
@@ -32,14 +32,9 @@ const readers = {
   zarrita: { codecs: () => plainCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
   coalesce: { codecs: () => plainCodecs, store: (url) => zarr.withRangeCoalescing(new zarr.FetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
   read: { codecs: () => packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel, cache) => read(arr, sel, cache ? { cache } : {}) },
-  // A store that keeps the zarr.json documents it fetched (zarrita's
-  // withByteCaching, metadata only): read's own fetch of the array's is
-  // answered from what the open fetched.
-  "read+meta": {
-    codecs: () => packageCodecs,
-    store: (url) => zarr.withByteCaching(new zarr.FetchStore(url), { keyFor: (path, range) => (range === undefined && path.endsWith("zarr.json") ? path : undefined) }),
-    get: (arr, sel, cache) => read(arr, sel, cache ? { cache } : {}),
-  },
+  // The package's withDataTypes keeps the zarr.json it gave zarrita at
+  // the open: read's own fetch of it costs no round trip.
+  withDataTypes: { codecs: () => packageCodecs, store: (url) => pkg.withDataTypes(new zarr.FetchStore(url)), get: (arr, sel, cache) => read(arr, sel, cache ? { cache } : {}) },
 };
 
 let checkMs = 0;
