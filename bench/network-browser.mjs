@@ -13,7 +13,7 @@
 // timed, its requests not counted: the server's log is reset after it).
 // The temp folders (store, build) are removed at the end.
 //
-//   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--trace]
+//   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--trace] [--no-store]
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +31,10 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const quick = args.includes("--quick");
 const trace = args.includes("--trace");
+// Every request with { cache: "no-store" }: Chromium's HTTP cache then
+// takes no lock per URL (with it, concurrent range requests of one shard
+// wait for each other: zarrita's 16 tiles go out one at a time).
+const noStore = args.includes("--no-store");
 const rounds = Number(option("rounds", quick ? 1 : 3));
 const latencies = option("latency", "25").split(",").map(Number);
 const names = ["zarrita", "coalesce", "read", "withDataTypes"];
@@ -67,7 +71,7 @@ try {
   page.on("pageerror", (e) => problems.push(e.message));
   await page.goto(`${pages.url}/index.html`);
   await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
-  const { side, cache, userAgent } = await page.evaluate((url) => window.bench.setup(url), `${server.url}/image.zarr`);
+  const { side, cache, userAgent } = await page.evaluate(([url, n]) => window.bench.setup(url, n), [`${server.url}/image.zarr`, noStore]);
   const chrome = /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? userAgent;
 
   async function once(name, arrayName, c) {
@@ -113,7 +117,7 @@ try {
         }
       }
     }
-    const header = `Chromium ${chrome} (Vite build), ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit); median of ${rounds}; ms (requests); read/x = x's ms / read's`;
+    const header = `Chromium ${chrome} (Vite build)${noStore ? ", cache: no-store" : ""}, ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit); median of ${rounds}; ms (requests); read/x = x's ms / read's`;
     printTable({ header, names, rows });
     if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave; times from the driver's clock, ~1 ms early)\n${traces.join("\n")}`);
   }

@@ -17,6 +17,10 @@ const createChunkCache = Reflect.get(pkg, "createChunkCache");
 let expected;
 let side;
 let storeUrl;
+// FetchStore's options: with --no-store, every request bypasses the HTTP
+// cache ({ cache: "no-store" }).
+let storeOptions = {};
+const fetchStore = (url) => new zarr.FetchStore(url, storeOptions);
 let plainCodecs;
 let packageCodecs;
 // The array (and chunk cache) open() made for the next run().
@@ -29,12 +33,12 @@ const useCodecs = (codecs) => {
 const toSlices = (selection) => (selection ? selection.map(([a, b]) => zarr.slice(a, b)) : null);
 
 const readers = {
-  zarrita: { codecs: () => plainCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
-  coalesce: { codecs: () => plainCodecs, store: (url) => zarr.withRangeCoalescing(new zarr.FetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
-  read: { codecs: () => packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel, cache) => read(arr, sel, cache ? { cache } : {}) },
+  zarrita: { codecs: () => plainCodecs, store: (url) => fetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
+  coalesce: { codecs: () => plainCodecs, store: (url) => zarr.withRangeCoalescing(fetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
+  read: { codecs: () => packageCodecs, store: (url) => fetchStore(url), get: (arr, sel, cache) => read(arr, sel, cache ? { cache } : {}) },
   // The package's withDataTypes keeps the zarr.json it gave zarrita at
   // the open: read's own fetch of it costs no round trip.
-  withDataTypes: { codecs: () => packageCodecs, store: (url) => pkg.withDataTypes(new zarr.FetchStore(url)), get: (arr, sel, cache) => read(arr, sel, cache ? { cache } : {}) },
+  withDataTypes: { codecs: () => packageCodecs, store: (url) => pkg.withDataTypes(fetchStore(url)), get: (arr, sel, cache) => read(arr, sel, cache ? { cache } : {}) },
 };
 
 let checkMs = 0;
@@ -61,8 +65,9 @@ async function steps(name, arr, list, cache) {
 }
 
 window.bench = {
-  async setup(url) {
+  async setup(url, noStore) {
     storeUrl = url;
+    if (noStore) storeOptions = { overrides: { cache: "no-store" } };
     const response = await fetch("./expected.u16");
     expected = new Uint16Array(await response.arrayBuffer());
     side = Math.sqrt(expected.length);
