@@ -53,8 +53,8 @@ const isAbort = (error) => error?.name === "AbortError" || error?.name === "Time
 
 /**
  * @param {{store: object, path: string}} arr
- * @param {import("../zarrita-array.js").ZarritaArray} za
- * @param {import("../codec-chain.js").Sharding} sharding
+ * @param {import("../plan/zarrita-array.js").ZarritaArray} za
+ * @param {import("../plan/codec-chain.js").Sharding} sharding
  */
 export function shardReader(arr, za, sharding) {
   const store = arr.store;
