@@ -82,7 +82,7 @@ window.bench = {
     const reader = readers[name];
     useCodecs(reader.codecs());
     const arr = await zarr.open.v3(zarr.root(reader.store(storeUrl)).resolve(arrayName), { kind: "array" });
-    const cache = c.cache && name.startsWith("read") ? createChunkCache({ maxBytes: 256 << 20 }) : undefined;
+    const cache = c.cache && (name === "read" || name === "withDataTypes") ? createChunkCache({ maxBytes: 256 << 20 }) : undefined;
     current = { name, arr, cache };
     if (c.warm) await steps(name, arr, c.warm, cache);
   },
