@@ -20,6 +20,35 @@ export const MISSING = Object.freeze({ missing: true });
 // zarrita's codecs (vlen-utf8's, say) read a chunk's buffer from 0.
 const ownBuffer = (bytes) => (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) ? bytes.slice() : bytes);
 
+// What an index read with a layout it does not have gives.
+const LAYOUT_ERRORS = new Set(["CHECKSUM_MISMATCH", "LENGTH_MISMATCH", "INVALID_INPUT"]);
+
+// An inner chunk's bytes through read's shard reader (one per opened
+// array, kept in the plan). Where the index layout was assumed rather than
+// read (plan/shard-shape.js) and an index does not verify, the layout is
+// read from the document, the reader made again from it, and the chunk
+// asked for again: an error then is the shard's. Index codecs read does
+// not read leave the shards to zarrita's own getter.
+async function shardBytes(arr, plan, coords, options, settings) {
+  plan.shards ??= shardReader(arr, plan.za, plan.sharding);
+  const reader = plan.shards;
+  try {
+    return await reader.read(coords, options, settings);
+  } catch (error) {
+    if (!reader.sharding?.assumed || !LAYOUT_ERRORS.has(error?.code)) throw error;
+    const confirmed = await plan.confirmSharding();
+    if (plan.shards === reader) {
+      plan.sharding = confirmed;
+      plan.shards = confirmed.unsupported ? zarritaShards(plan.za, confirmed) : shardReader(arr, plan.za, confirmed);
+    }
+    return plan.shards.read(coords, options, settings);
+  }
+}
+
+// zarrita's own reader of the array's shards, for index codecs read does
+// not read.
+const zarritaShards = (za, sharding) => ({ sharding, read: (coords, options) => za.chunkBytes(coords, options) });
+
 /**
  * How read gets a chunk's stored bytes, or undefined where read does not
  * fetch the array's chunks itself (no fill known to fill missing ones, or
@@ -30,10 +59,8 @@ function storeFetch(arr, plan, storeOptions, settings) {
   const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
   if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
   if (plan.sharding) {
-    plan.shards ??= shardReader(arr, plan.za, plan.sharding);
-    const reader = plan.shards;
-    if (plan.decoder) return (coords) => reader.read(coords, storeOptions, settings);
-    return async (coords) => ownBuffer(await reader.read(coords, storeOptions, settings));
+    if (plan.decoder) return (coords) => shardBytes(arr, plan, coords, storeOptions, settings);
+    return async (coords) => ownBuffer(await shardBytes(arr, plan, coords, storeOptions, settings));
   }
   if (!plan.za.chunkBytes) return undefined;
   return (coords) => plan.za.chunkBytes(coords, storeOptions);

@@ -176,5 +176,5 @@ export function shardReader(arr, za, sharding) {
     return bytes;
   }
 
-  return { read, cache };
+  return { read, cache, sharding };
 }

@@ -28,6 +28,7 @@ import { hasUnsafeIntegers, parseLossless } from "../../json/lossless.js";
 import { conversionOf, STORED_CODEC } from "../../data-types/stored-codec.js";
 import { fortranOrder } from "../../data-types/fortran-chunks.js";
 import { openedCodecs } from "../../zarrita/pipeline-probe.js";
+import { innerChunksPerShard } from "./shard-shape.js";
 
 const decoder = new TextDecoder();
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STORED_CODEC]);
@@ -40,6 +41,8 @@ const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STO
  * @property {boolean} littleIndex  the index's bytes codec endian
  * @property {boolean} checksum     a crc32c follows the index
  * @property {string | undefined} unsupported  index codecs read does not read
+ * @property {boolean} [assumed]  the index layout taken as the default, not
+ *   read from the document (verified as indexes are fetched)
  *
  * @typedef {object} Chain
  * @property {2 | 3} format
@@ -100,6 +103,22 @@ function shardingOf(configuration, shardShape) {
     littleIndex: first?.configuration?.endian !== "big",
     checksum: second?.name === "crc32c",
     unsupported,
+  };
+}
+
+// The shard layout of an array whose document read did not read: the
+// index at the shard's end, little-endian, with a crc32c, as zarr-python,
+// zarrs and TensorStore write it by default. `assumed`: the shard reader
+// verifies it on each index, and read reads the document where it fails.
+function assumedSharding(perShard, innerShape) {
+  return {
+    shardShape: perShard.map((n, i) => n * innerShape[i]),
+    innerShape,
+    indexLocation: "end",
+    littleIndex: true,
+    checksum: true,
+    unsupported: undefined,
+    assumed: true,
   };
 }
 
@@ -241,10 +260,11 @@ function chainOf(file, doc, rank) {
 /**
  * @param {{store: {get: Function}, path: string, dtype: string}} arr
  * @param {{shape: number[], chunkShape: number[]}} za
- * @param {{format?: 2 | 3, v3Keys: boolean, opened?: {file: string, bytes: Uint8Array}}} hints
+ * @param {{format?: 2 | 3, v3Keys: boolean, opened?: {file: string, bytes: Uint8Array}, fromDocument?: boolean}} hints
  *   `format`: the one withDataTypes or withN5 knows zarrita opened;
  *   `v3Keys`: the array's chunk keys are v3's default ("c/..."), which no
  *   v2 array has; `opened`: the document withDataTypes gave zarrita
+ *   `fromDocument`: the document read, whatever zarrita's pipeline tells
  * @returns {Promise<Chain | {unsupported: string}>}
  */
 export async function codecChain(arr, za, hints, signal) {
@@ -252,10 +272,15 @@ export async function codecChain(arr, za, hints, signal) {
   if (typeof store?.get !== "function") return { unsupported: "a store without get" };
   const path = String(arr.path ?? "/");
   const rank = za.shape.length;
-  // A plain store: the chain zarrita built, where it tells all read needs.
-  if (hints.format === undefined && !za.sharded && za.decode) {
+  // A plain store: the chain zarrita built, where it tells all read needs;
+  // for a sharded array, with the shard shape its chunk getter shows and
+  // the index as it is stored by default, verified as it is fetched
+  // (shard-shape.js).
+  if (hints.format === undefined && !hints.fromDocument && za.decode) {
     const opened = await chainZarritaBuilt(arr, za, rank);
-    if (opened) return opened;
+    if (opened && !za.sharded) return opened;
+    const perShard = opened ? innerChunksPerShard(arr, za) : undefined;
+    if (perShard) return { ...opened, sharding: assumedSharding(perShard, za.chunkShape) };
   }
   // Sharding is Zarr v3's alone.
   const files = hints.format === 3 || hints.v3Keys || za.sharded ? ["zarr.json"] : hints.format === 2 ? [".zarray"] : [".zarray", "zarr.json"];

@@ -43,6 +43,9 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
  * @property {ReturnType<typeof import("../fetch/shard-reader.js").shardReader> | undefined} shards
  *   read's shard reader for the array, made on its first read (its
  *   indexes kept across reads)
+ * @property {(() => Promise<import("./codec-chain.js").Sharding | {unsupported: string}>) | undefined} confirmSharding
+ *   where the shard index's layout was assumed: the layout the document
+ *   says, read once
  * @property {Promise<object> | undefined} pool  what a worker pool needs
  *   to decode the array's chunks, made on its first pooled read (js/pool/chain.js)
  */
@@ -98,6 +101,7 @@ async function makePlan(arr, signal) {
       const chain = await chainOf(arr, za, signal);
       if (!chain.sharding || !readableSharding(arr, za, chain.sharding)) return plan;
       plan.sharding = chain.sharding;
+      confirmable(plan, arr, za);
     }
     plan.valuesFill = fill;
     return plan;
@@ -118,6 +122,7 @@ async function makePlan(arr, signal) {
   // Shards read fetches itself, and the exact fill, also where zarrita
   // decodes the chunks (read fills the missing ones).
   if (chain.sharding && readableSharding(arr, za, chain.sharding) && sameShape(chain.chunkShape, za.chunkShape)) plan.sharding = chain.sharding;
+  confirmable(plan, arr, za);
   try {
     // withDataTypes' own reading of the fill where it read the metadata
     // (one element's bytes: -0 and NaN payloads kept), else the metadata's.
@@ -172,12 +177,24 @@ async function makePlan(arr, signal) {
 }
 
 // The array's codec chain, from the document zarrita opened.
-function chainOf(arr, za, signal) {
+function chainOf(arr, za, signal, fromDocument = false) {
   // v3's default chunk keys start with "c"; v2's do not (nor N5's, which
   // withN5 presents as v3, nor v3's rare "v2" encoding).
   const key = za.chunkKey?.(new Array(za.shape.length).fill(0)) ?? "c";
   const format = arr.store?.[N5_CONTAINER] === true ? 3 : formatOf(arr);
-  return codecChain(arr, za, { format, v3Keys: String(key).startsWith("c"), opened: openedDocumentOf(arr) }, signal);
+  return codecChain(arr, za, { format, v3Keys: String(key).startsWith("c"), opened: openedDocumentOf(arr), fromDocument }, signal);
+}
+
+// Where the shard index's layout was taken as the default rather than
+// read (plan/shard-shape.js), how to read it from the document after all:
+// once per array, when an index does not verify (fetch/chunk-source.js).
+function confirmable(plan, arr, za) {
+  if (!plan.sharding?.assumed) return;
+  let confirmed;
+  plan.confirmSharding = () => {
+    confirmed ??= chainOf(arr, za, undefined, true).then((chain) => chain.sharding ?? { unsupported: chain.unsupported ?? "no sharding in the array's metadata" });
+    return confirmed;
+  };
 }
 
 // Whether read's own shard reader can fetch the array's shards.

@@ -50,8 +50,8 @@ const s = zarr.slice;
 // then the range).
 const INDEX_BYTES = 16 * 16 + 4;
 const isIndex = (r) => r.method === "HEAD" || (r.status === 206 && r.bytes === INDEX_BYTES);
-// zarrita's pipeline does not hold a sharded array's layout: read reads
-// zarr.json once per opened array (network-metadata.test.js).
+// read asks for no metadata (network-metadata.test.js); a zarr.json
+// request would not count as a shard's here.
 const shardRequests = () => server.requests().filter((r) => !r.path.endsWith("zarr.json"));
 const indexRequests = () => shardRequests().filter(isIndex);
 const dataRequests = () => shardRequests().filter((r) => !isIndex(r));
