@@ -23,7 +23,7 @@ import { build } from "vite";
 import { serve } from "../scripts/serve.mjs";
 import { launchChromium } from "../tests/js/support/browser.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
-import { criticalPath, logFacts, networkCases, printTable, timeline } from "./network-cases.mjs";
+import { logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
 import { loadFolder } from "./network-files.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -84,39 +84,10 @@ try {
     return { ms, t0, log, ...logFacts(log, sizeOf) };
   }
 
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const cases = networkCases(side);
   for (const latencyMs of latencies) {
     server.configure({ latencyMs });
-    const rows = [];
-    const traces = [];
-    for (const arrayName of ["sharded", "chunked"]) {
-      for (const c of cases.filter((k) => k.arrays.includes(arrayName))) {
-        if (c.cache && !cache) {
-          rows.push({ array: arrayName, label: c.label, note: "skipped: the package does not export createChunkCache (yet)" });
-          continue;
-        }
-        const runs = Object.fromEntries(names.map((n) => [n, []]));
-        for (let r = 0; r < rounds; r++) {
-          for (let k = 0; k < names.length; k++) {
-            const name = names[(k + r) % names.length];
-            runs[name].push(await once(name, arrayName, c));
-          }
-        }
-        const results = Object.fromEntries(
-          names.map((n) => [n, { ms: median(runs[n].map((x) => x.ms)), requests: median(runs[n].map((x) => x.requests)), indexFetches: Math.max(...runs[n].map((x) => x.indexFetches)) }]),
-        );
-        rows.push({ array: arrayName, label: c.label, results, goal: arrayName === "sharded" ? c.goal?.(results) : undefined });
-        if (trace && arrayName === "sharded") {
-          for (const n of ["zarrita", "coalesce", "read"]) {
-            const round = runs[n].find((x) => x.ms === results[n].ms);
-            const path = criticalPath(round.log, round.t0, round.ms);
-            traces.push(`  ${c.label}, ${n}: ${round.ms.toFixed(1)} ms, ${round.requests} requests in ${path.waves} waves; last answer at ${path.lastAnswerMs.toFixed(1)} ms`);
-            traces.push(...timeline(round.log, round.t0));
-          }
-        }
-      }
-    }
+    const { rows, traces } = await measureCases({ cases, names, rounds, once, trace, hasCache: Boolean(cache) });
     const header = `Chromium ${chrome} (Vite build)${noStore ? ", cache: no-store" : ""}, ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit); median of ${rounds}; ms (requests); read/x = x's ms / read's`;
     printTable({ header, names, rows });
     if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave; times from the driver's clock, ~1 ms early)\n${traces.join("\n")}`);

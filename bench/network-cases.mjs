@@ -168,6 +168,54 @@ export function timeline(log, t0) {
 const fmt = (x) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
 
 /**
+ * Every case of `cases` for both arrays, each reader `rounds` times (the
+ * readers in turn, their order rotating each round), as one table's rows;
+ * the median round's requests on the timeline where `trace` is set.
+ * @param {object} r
+ * @param {object[]} r.cases          networkCases(side)
+ * @param {string[]} r.names          the readers
+ * @param {number} r.rounds
+ * @param {(name: string, array: string, c: object) => Promise<{ms: number, t0: number, log: object[], requests: number, indexFetches: number}>} r.once
+ * @param {boolean} r.hasCache        createChunkCache is there (else the cache rows say so)
+ * @param {boolean} [r.trace]
+ * @param {(path: object) => string} [r.traceTail]  what a trace line ends with
+ */
+export async function measureCases({ cases, names, rounds, once, hasCache, trace = false, traceTail = () => "" }) {
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rows = [];
+  const traces = [];
+  for (const arrayName of ["sharded", "chunked"]) {
+    for (const c of cases.filter((k) => k.arrays.includes(arrayName))) {
+      if (c.cache && !hasCache) {
+        rows.push({ array: arrayName, label: c.label, note: "skipped: the package does not export createChunkCache (yet)" });
+        continue;
+      }
+      const runs = Object.fromEntries(names.map((n) => [n, []]));
+      for (let r = 0; r < rounds; r++) {
+        for (let k = 0; k < names.length; k++) {
+          const name = names[(k + r) % names.length];
+          runs[name].push(await once(name, arrayName, c));
+        }
+      }
+      const results = Object.fromEntries(
+        names.map((n) => [n, { ms: median(runs[n].map((x) => x.ms)), requests: median(runs[n].map((x) => x.requests)), indexFetches: Math.max(...runs[n].map((x) => x.indexFetches)) }]),
+      );
+      rows.push({ array: arrayName, label: c.label, results, goal: arrayName === "sharded" ? c.goal?.(results) : undefined });
+      if (trace && arrayName === "sharded") {
+        for (const n of ["zarrita", "coalesce", "read"]) {
+          // The round whose time is the median's.
+          const round = runs[n].find((x) => x.ms === results[n].ms);
+          const path = criticalPath(round.log, round.t0, round.ms);
+          traces.push(`  ${c.label}, ${n}: ${round.ms.toFixed(1)} ms, ${round.requests} requests in ${path.waves} waves; last answer at ${path.lastAnswerMs.toFixed(1)} ms${traceTail(path)}`);
+          traces.push(...timeline(round.log, round.t0));
+        }
+      }
+    }
+  }
+  return { rows, traces };
+}
+
+/**
  * Prints one latency's table: per case and array, each reader's median ms
  * and requests, read's speed-up over zarrita alone and over zarrita +
  * withRangeCoalescing, and the goal (sharded arrays).

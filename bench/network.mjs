@@ -40,7 +40,7 @@ import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import * as pkg from "../js/index.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
-import { criticalPath, logFacts, networkCases, printTable, timeline } from "./network-cases.mjs";
+import { logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
 import { loadFolder } from "./network-files.mjs";
 
 const { createReadPool, read, ready, register } = pkg;
@@ -143,40 +143,13 @@ try {
     checkMs += performance.now() - t;
   }
 
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const cases = networkCases(side);
   for (const latencyMs of latencies) {
     server.configure({ latencyMs });
-    const rows = [];
-    const traces = [];
-    for (const arrayName of ["sharded", "chunked"]) {
-      for (const c of cases.filter((k) => k.arrays.includes(arrayName))) {
-        if (c.cache && typeof createChunkCache !== "function") {
-          rows.push({ array: arrayName, label: c.label, note: "skipped: the package does not export createChunkCache (yet)" });
-          continue;
-        }
-        const runs = Object.fromEntries(names.map((n) => [n, []]));
-        for (let r = 0; r < rounds; r++) {
-          for (let k = 0; k < names.length; k++) {
-            const name = names[(k + r) % names.length];
-            runs[name].push(await once(name, arrayName, c));
-          }
-        }
-        const results = Object.fromEntries(
-          names.map((n) => [n, { ms: median(runs[n].map((x) => x.ms)), requests: median(runs[n].map((x) => x.requests)), indexFetches: Math.max(...runs[n].map((x) => x.indexFetches)) }]),
-        );
-        rows.push({ array: arrayName, label: c.label, results, goal: arrayName === "sharded" ? c.goal?.(results) : undefined });
-        if (trace && arrayName === "sharded") {
-          for (const n of ["zarrita", "coalesce", "read"]) {
-            // The round whose time is the median's.
-            const round = runs[n].find((x) => x.ms === results[n].ms);
-            const path = criticalPath(round.log, round.t0, round.ms);
-            traces.push(`  ${c.label}, ${n}: ${round.ms.toFixed(1)} ms, ${round.requests} requests in ${path.waves} waves; last answer at ${path.lastAnswerMs.toFixed(1)} ms, then ${path.afterMs.toFixed(1)} ms to the end`);
-            traces.push(...timeline(round.log, round.t0));
-          }
-        }
-      }
-    }
+    const { rows, traces } = await measureCases({
+      cases, names, rounds, once, trace, hasCache: typeof createChunkCache === "function",
+      traceTail: (path) => `, then ${path.afterMs.toFixed(1)} ms to the end`,
+    });
     const header = `${latencyMs} ms per request, at most ${maxConcurrent} at once${fetchOptions.useSuffixRequest ? ", suffix requests" : ""}; Node ${process.version}; median of ${rounds}; ms (requests); read/x = x's ms / read's`;
     printTable({ header, names, rows });
     if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave: round trips in a row)\n${traces.join("\n")}`);
