@@ -114,6 +114,7 @@ export type ErrorCode =
   | "CODEC_FAILED"
   | "WORKER_FAILED"
   | "CALLBACK_FAILED"
+  | "FETCH_FAILED"
   | "INVALID_SELECTION"
   | "NOT_FOUND"
   | "UNKNOWN_CODEC"

@@ -18,7 +18,9 @@ import { planOf } from "./plan.js";
 import { readSignals } from "./abort-signal.js";
 import { checkInto, detached, newOutput } from "./output.js";
 import { copyDirect, fillDirect, MIN_RUN_BYTES, runsOf } from "./direct-placement.js";
-import { shardReader } from "./fetch/shard-reader.js";
+import { keyUnder, shardReader } from "./fetch/shard-reader.js";
+import { chunkCall } from "./fetch/store-requests.js";
+import { ReadAccount } from "./fetch/request-accounts.js";
 import { fetchSettings } from "./fetch/fetch-options.js";
 import { withCodecContext } from "../zarrita/unknown-codec.js";
 import { countRead } from "./read-counts.js";
@@ -45,15 +47,16 @@ function checkOptions(options) {
   }
 }
 
-// onProgress({ done, total, chunk, worker }) once per chunk placed: a call
-// that throws fails the read (CALLBACK_FAILED, its error as the cause).
-function progressOf(onProgress, total) {
+// onProgress({ done, total, chunk, worker, bytes }) once per chunk placed
+// (bytes: what the read's store calls returned so far): a call that throws
+// fails the read (CALLBACK_FAILED, its error as the cause).
+function progressOf(onProgress, total, account) {
   if (onProgress === undefined) return undefined;
   let done = 0;
   return (c, worker) => {
     done += 1;
     try {
-      onProgress({ done, total, chunk: c.coords.slice(), worker });
+      onProgress({ done, total, chunk: c.coords.slice(), worker, bytes: account.bytes });
     } catch (cause) {
       throw new ZarrCodecError("CALLBACK_FAILED", `read: onProgress threw: ${messageOf(cause)}`, { cause });
     }
@@ -83,6 +86,28 @@ function storageOrder(shape, stride) {
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
+  // The read's requests, bytes and retries (fetch/request-accounts.js:
+  // diagnostics().requests()), settled however the read ends.
+  const account = new ReadAccount(pathOf(arr));
+  try {
+    const result = await readAccounted(arr, selection, options, ensureReady, account);
+    account.finish();
+    return result;
+  } catch (error) {
+    account.finish(error);
+    throw error;
+  }
+}
+
+function pathOf(arr) {
+  try {
+    return typeof arr?.path === "string" ? arr.path : "";
+  } catch {
+    return "";
+  }
+}
+
+async function readAccounted(arr, selection, options, ensureReady, account) {
   checkOptions(options);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
   const { signal, storeSignal } = readSignals(options);
@@ -108,9 +133,10 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   const result = { data: out, shape, stride: cOrderStrides(shape) };
   if (size === 0) return result;
   const chunks = chunksOf(region);
+  account.chunks = chunks.length;
   const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
-  const fetch = chunkFetch(arr, plan, storeOptions, requests);
-  const progress = progressOf(options.onProgress, chunks.length);
+  const fetch = chunkFetch(arr, plan, storeOptions, requests, account);
+  const progress = progressOf(options.onProgress, chunks.length, account);
   // Through the pool where its workers decode the array's chain, and
   // where there is more to share out than a tile (the pool's
   // inThreadChunks): a few chunks decode here quicker than a round trip
@@ -161,20 +187,23 @@ function asRegion(axes) {
 
 // How read gets a chunk's stored bytes (undefined: missing): through
 // read's own shard reader for sharded arrays (one per array, which keeps
-// its indexes and coalesces ranges: fetch/), else zarrita's own fetch.
-function chunkFetch(arr, plan, storeOptions, requests) {
+// its indexes and coalesces ranges: fetch/), else zarrita's own fetch;
+// both through the store-call gateway (fetch/store-requests.js: retried,
+// counted for the read's `account`).
+function chunkFetch(arr, plan, storeOptions, requests, account) {
   const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
   if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
   if (plan.sharding) {
     plan.shards ??= shardReader(arr, plan.za, plan.sharding);
     const reader = plan.shards;
-    if (plan.decoder) return (coords) => reader.read(coords, storeOptions, requests);
+    if (plan.decoder) return (coords) => reader.read(coords, storeOptions, requests, account);
     // Inner chunks fetched together are views of one request's bytes;
     // zarrita's codecs (vlen-utf8's, say) read a chunk's buffer from 0.
-    return async (coords) => ownBuffer(await reader.read(coords, storeOptions, requests));
+    return async (coords) => ownBuffer(await reader.read(coords, storeOptions, requests, account));
   }
   if (!plan.za.chunkBytes) return undefined;
-  return (coords) => plan.za.chunkBytes(coords, storeOptions);
+  const keyOf = (coords) => (plan.za.chunkKey ? keyUnder(arr.path, plan.za.chunkKey(coords)) : `chunk [${coords.join(", ")}] of ${arr.path}`);
+  return (coords) => chunkCall(keyOf(coords), account, requests.retry, storeOptions.signal, () => plan.za.chunkBytes(coords, storeOptions));
 }
 
 const ownBuffer = (bytes) => (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) ? bytes.slice() : bytes);
