@@ -40,11 +40,13 @@ export function wait(ms, signal) {
       clearTimeout(timer);
       reject(abortReason(signal));
     };
+    // setTimeout fires at once past 2^31 - 1 ms: a wait that long is
+    // capped there (24.8 days) rather than skipped.
     const timer = setTimeout(() => {
       signal?.removeEventListener?.("abort", onAbort);
       if (signal?.aborted) reject(abortReason(signal));
       else resolve(undefined);
-    }, ms);
+    }, Math.min(ms, 2 ** 31 - 1));
     signal?.addEventListener?.("abort", onAbort, { once: true });
   });
 }
