@@ -8,6 +8,7 @@
 //
 // The wait ends at once when the read's signal aborts: an abort is never
 // held up by a backoff.
+import { abortReason } from "./shared-signal.js";
 
 /**
  * @param {number} retry        1 for the first retry
@@ -19,10 +20,6 @@ export function backoffDelay(retry, { baseDelayMs, maxDelayMs }, random = Math.r
   return Math.floor(random() * ceiling);
 }
 
-function abortReason(signal) {
-  if (signal.reason !== undefined) return signal.reason;
-  return typeof DOMException === "function" ? new DOMException("This operation was aborted", "AbortError") : new Error("This operation was aborted");
-}
 
 /**
  * Resolves after `ms`, or rejects with the signal's reason as soon as it

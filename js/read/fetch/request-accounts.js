@@ -33,6 +33,7 @@ let recent = [];
 export class FetchedBytes {
   #used = [];
   #holders = 0;
+  #counted = false;
 
   /** @param {number} byteLength */
   constructor(byteLength) {
@@ -64,11 +65,14 @@ export class FetchedBytes {
 
   /** One read waiting on it finished: the last one settles its over-read in the totals. */
   release() {
-    if (--this.#holders === 0) totals.overReadBytes += this.overRead();
+    if (--this.#holders === 0) this.settleOverRead();
   }
 
-  get held() {
-    return this.#holders > 0;
+  /** Its over-read counted in the totals, once, when no read holds it. */
+  settleOverRead() {
+    if (this.#holders > 0 || this.#counted) return;
+    this.#counted = true;
+    totals.overReadBytes += this.overRead();
   }
 }
 
@@ -80,10 +84,6 @@ export function countCall(attempts, byteLength, failed) {
   if (failed) totals.failedRequests += 1;
 }
 
-/** A call whose reads all finished before it settled: its bytes were used by none. */
-export function countUnused(fetched) {
-  if (!fetched.held) totals.overReadBytes += fetched.overRead();
-}
 
 /** One read's figures, as the store calls it waited on settle. */
 export class ReadAccount {

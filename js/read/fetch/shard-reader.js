@@ -132,6 +132,7 @@ export function shardReader(arr, za, sharding) {
     fetching.set(key, flight);
     const promise = fetchIndex(key, { ...options, signal: shared.signal }, call);
     const done = () => {
+      shared.release();
       if (fetching.get(key) === flight) fetching.delete(key);
     };
     promise.then(done, done);

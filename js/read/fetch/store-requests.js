@@ -16,7 +16,7 @@
 import { messageOf, ZarrCodecError } from "../../errors.js";
 import { backoffDelay, wait } from "./backoff.js";
 import { classify } from "./transient-failures.js";
-import { countCall, countUnused, FetchedBytes } from "./request-accounts.js";
+import { countCall, FetchedBytes } from "./request-accounts.js";
 
 /**
  * @typedef {{retries: number, baseDelayMs: number, maxDelayMs: number} | false} RetrySettings
@@ -92,7 +92,9 @@ export class StoreCall {
     this.fetched = fetched;
     const shared = this.#accounts.size > 1;
     for (const account of this.#accounts) account.settled(attempts, fetched, shared);
-    if (fetched) queueMicrotask(() => countUnused(fetched));
+    // A call whose reads all finished before it settled: what it returned
+    // was used by none of them (once its callers have said what they used).
+    if (fetched) queueMicrotask(() => fetched.settleOverRead());
   }
 
   /** Bytes `from`..`from + n` of what the call returned were used. */
