@@ -652,8 +652,8 @@ export interface ReadOptions<T = unknown> {
    * maxDelayMs: 20000 }; false: none. Never after a 404 (a missing chunk),
    * another status or an abort; an abort ends a wait at once. When the
    * tries are spent the read fails with FETCH_FAILED, the last error its
-   * cause. Chunks read through zarrita's getChunk are zarrita's requests,
-   * not retried.
+   * cause. Chunks read through zarrita's getChunk and metadata are not
+   * retried (docs/read.md, "Retries").
    */
   retry?: { retries?: number | undefined; baseDelayMs?: number | undefined; maxDelayMs?: number | undefined } | boolean | undefined;
 }
