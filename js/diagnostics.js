@@ -11,7 +11,7 @@ import { coreOf } from "./codecs/wasm-codec.js";
 import { describe, ZarrCodecError } from "./errors.js";
 import { wasm } from "./wasm/load.js";
 import { readCounts } from "./read/read-counts.js";
-import { scratchState } from "./read/scratch-budget.js";
+import { scratchState } from "./read/place/scratch-budget.js";
 import { requestState } from "./read/fetch/request-accounts.js";
 import { recycleCount } from "./wasm/recycle.js";
 
@@ -50,7 +50,7 @@ export function diagnostics() {
      */
     wasmMemoryBytes: () => wasm().HEAPU8.length,
     /**
-     * The read budget's account (read/scratch-budget.js): bytes of bands
+     * The read budget's account (read/place/scratch-budget.js): bytes of bands
      * held now, the most held at once (since the last call with
      * `resetPeak`), requests waiting, and the budget.
      */

@@ -656,6 +656,27 @@ export interface ReadOptions<T = unknown> {
    * retried (docs/read.md, "Retries").
    */
   retry?: { retries?: number | undefined; baseDelayMs?: number | undefined; maxDelayMs?: number | undefined } | boolean | undefined;
+  /**
+   * "reject" (the default): the read fails at its first failing chunk, as
+   * zarr.get. "fill": a chunk whose fetch or decode fails is filled with
+   * the fill value and listed in the result's `failedChunks`; aborts, a
+   * throwing onProgress and a selection of one value still reject.
+   */
+  chunkErrors?: "reject" | "fill" | undefined;
+}
+
+/** A chunk read filled because its fetch or decode failed (chunkErrors: "fill"). */
+export interface FailedChunk {
+  /** Its coordinates in the chunk grid (inner chunks of shards). */
+  chunk: number[];
+  /** Why: the store's error, or the package's (ZarrCodecError). */
+  error: unknown;
+}
+
+/** read's result: zarr.get's, and with chunkErrors: "fill" the chunks that failed. */
+export interface ReadChunk<D = DecodedArray> extends Chunk<D> {
+  /** Present with chunkErrors: "fill": the chunks filled because they failed (empty when none did). */
+  failedChunks?: FailedChunk[];
 }
 
 /** What onProgress is told after each chunk is placed. */
@@ -756,7 +777,7 @@ export function read<T, Sel extends SelectionEntry[] = SelectionEntry[]>(
   arr: ReadableArray<T>,
   selection?: Sel | null,
   options?: ReadOptions<T>,
-): Promise<null extends Sel[number] ? Chunk<T> : SliceLike extends Sel[number] ? Chunk<T> : ValueOf<T>>;
+): Promise<null extends Sel[number] ? ReadChunk<T> : SliceLike extends Sel[number] ? ReadChunk<T> : ValueOf<T>>;
 
 /** How many chunks read() placed by each path (diagnostics().reads()). */
 export interface ReadCounts {

@@ -1,10 +1,10 @@
 // configureMemory({ readBudget, recycleIdleMs }): how much wasm memory the
-// calling thread's reads hold at once (read/scratch-budget.js), and how
+// calling thread's reads hold at once (read/place/scratch-budget.js), and how
 // long an idle, grown instance waits before it is replaced by a fresh one
 // (wasm/recycle.js). Settings of the realm (page, worker, Node process),
 // as the budget is shared by every read in it; docs/read.md, "Memory".
 import { describe, ZarrCodecError } from "./errors.js";
-import { readBudget, setReadBudget } from "./read/scratch-budget.js";
+import { readBudget, setReadBudget } from "./read/place/scratch-budget.js";
 import { recycleIdleMs, setRecycleIdleMs } from "./wasm/recycle.js";
 
 function checked(name, value, least) {

@@ -6,7 +6,7 @@
 // chain once, as plain data that crosses postMessage (the chain read
 // learnt from the metadata, the array's data type, chunk shape and fill,
 // and withDataTypes' conversion itself rather than its ticket), and the
-// worker builds the same ChunkDecoder read builds (read/chunk-decoder.js)
+// worker builds the same ChunkDecoder read builds (read/decode/chunk-decoder.js)
 // from it, with WORKER_CODECS as its only registry. Decoding is then the
 // same code on both sides, errors included.
 //
@@ -22,7 +22,7 @@ import { Crc32cCodec } from "../codecs/crc32c.js";
 import { COMPRESSOR_CLASSES } from "../compressors/codecs.js";
 import { exportConversion, importConversion, STORED_CODEC } from "../data-types/stored-codec.js";
 import { registeredRegistries } from "../zarrita/registration.js";
-import { chunkDecoder } from "../read/chunk-decoder.js";
+import { chunkDecoder } from "../read/decode/chunk-decoder.js";
 
 /** Registry name -> the package's bytes -> bytes codec class a worker runs. */
 export const WORKER_CODECS = new Map([
@@ -55,7 +55,7 @@ function n5Compressor(configuration) {
 /**
  * The array's chain as a worker takes it, or { unsupported: why } where a
  * worker cannot decode it (then read decodes it on the calling thread).
- * @param {import("../read/plan.js").Plan} plan
+ * @param {import("../read/plan/plan.js").Plan} plan
  * @param {string} dataType the array's (zarrita's) data type
  * @returns {Promise<WorkerChain | {unsupported: string}>}
  */
@@ -93,7 +93,7 @@ export async function workerChainOf(plan, dataType) {
 }
 
 /**
- * In a worker: the ChunkDecoder of a WorkerChain (read/chunk-decoder.js),
+ * In a worker: the ChunkDecoder of a WorkerChain (read/decode/chunk-decoder.js),
  * with the package's codecs only.
  * @param {WorkerChain} described
  */

@@ -14,9 +14,9 @@
 // a writer), so nothing is written into the output once the read rejected.
 import { hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
-import { asBytes } from "../read/chunk-decoder.js";
+import { asBytes } from "../read/decode/chunk-decoder.js";
 import { chunkWhere } from "../read/chunk-where.js";
-import { detached } from "../read/output.js";
+import { detached } from "../read/place/output.js";
 import { countRead } from "../read/read-counts.js";
 import { bandBoxOf, boxOf, copyRuns } from "./box.js";
 import { workerChainOf } from "./chain.js";
@@ -81,9 +81,12 @@ async function writersGone(state, slots, live) {
  * @param {object} r
  * @param {object} r.arr, r.plan, r.described, r.axes, r.chunks, r.out, r.queue, r.signal, r.fetch
  * @param {((chunk: object, worker: number | null) => void) | undefined} r.progress
+ * @param {{absorb(c: object, error: unknown): boolean} | undefined} r.failures
+ *   chunkErrors: "fill" (read/failed-chunks.js): a chunk a worker fails to
+ *   decode is filled instead, and reported
  * @param {object} r.internal the pool's internals (read-pool.js)
  */
-async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, internal }) {
+async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, failures, internal }) {
   await internal.ready();
   const { za } = plan;
   const eb = plan.elementBytes;
@@ -122,7 +125,15 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
     onReply(job, reply, worker) {
       if (failed) return;
       try {
-        if (reply.type === "failed") throw rebuiltError(reply.error);
+        if (reply.type === "failed") {
+          const error = rebuiltError(reply.error);
+          // Under chunkErrors: "fill" each job holds one chunk (no bands):
+          // the worker wrote nothing of it, and fills it now.
+          const [part] = job.parts;
+          if (job.parts.length !== 1 || part.path === "filled" || !failures?.absorb(part.chunk, error)) throw error;
+          internal.submit(task, { ...job, parts: [{ ...part, source: null, at: undefined, length: 0, n5Block: undefined, path: "filled" }] });
+          return;
+        }
         if (reply.type !== "done") return;
         if (reply.box) {
           // A transferred `into` has no bytes left to write to.
@@ -166,14 +177,14 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
     // Bands of whole output rows where there are enough of them to share
     // out: a band's chunks decode into one box, which lands with one copy;
     // else a box per chunk.
-    const bands = bandsOf(chunks, axes, strideBytes, internal.size);
+    const bands = failures ? undefined : bandsOf(chunks, axes, strideBytes, internal.size);
     const pending = new Map(); // band -> the parts still to arrive
     for (const c of chunks) {
       queue.add(async () => {
         try {
           if (failed) return;
           signal?.throwIfAborted();
-          const bytes = await fetch(c.coords);
+          const bytes = await fetch(c.coords, c);
           if (failed) return;
           signal?.throwIfAborted();
           const t0 = performance.now();

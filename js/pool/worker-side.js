@@ -27,7 +27,7 @@ import createZarrCodecsModule from "../../dist/zarr-codecs-wasm.mjs";
 import { ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { withWhere } from "../read/chunk-where.js";
-import { allocateBand, describe, fillInPlace, freeBand } from "../read/wasm-placement.js";
+import { allocateBand, describe, fillInPlace, freeBand } from "../read/place/wasm-placement.js";
 import { readyWith, wasm } from "../wasm/load.js";
 import { disableRecycling } from "../wasm/recycle.js";
 import { copyRuns, storageAxes } from "./box.js";

@@ -58,8 +58,8 @@ function sliceOfWhole(key, wanted, whole, from, n, call) {
 
 /**
  * @param {{store: object, path: string}} arr
- * @param {import("../zarrita-array.js").ZarritaArray} za
- * @param {import("../codec-chain.js").Sharding} sharding
+ * @param {import("../plan/zarrita-array.js").ZarritaArray} za
+ * @param {import("../plan/codec-chain.js").Sharding} sharding
  */
 export function shardReader(arr, za, sharding) {
   const store = arr.store;

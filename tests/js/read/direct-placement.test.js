@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { read, ready } from "../../../js/index.js";
-import { runsOf } from "../../../js/read/direct-placement.js";
+import { runsOf } from "../../../js/read/place/direct-placement.js";
 import { writeArray, selectReference } from "../support/hand-store.js";
 import { memoryStore } from "../support/memory-store.js";
 import { pathsTaken } from "../support/read-compare.js";

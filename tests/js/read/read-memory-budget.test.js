@@ -1,4 +1,4 @@
-// The read budget (js/read/scratch-budget.js, configureMemory): the bands
+// The read budget (js/read/place/scratch-budget.js, configureMemory): the bands
 // that concurrent reads hold in wasm memory never add up to more than it,
 // reads beyond it wait their turn and all read right (against the values
 // the image was written from, and zarr.get), a band larger than the whole

@@ -1,7 +1,8 @@
 // read's output: a fresh one as zarr.get makes it, or the caller's
 // `into`, checked before anything is read, and the error for an `into`
-// whose memory went away while the read (in-thread or pooled) filled it.
-import { describe, tagOf, withArticle, ZarrCodecError } from "../errors.js";
+// whose memory went away while the read (in-thread or pooled) filled it;
+// and one element of it as zarrita fills a fresh output.
+import { describe, tagOf, withArticle, ZarrCodecError } from "../../errors.js";
 
 // A fresh output as zarr.get makes it (on a SharedArrayBuffer if asked).
 export function newOutput(Container, size, shared) {
@@ -40,4 +41,13 @@ export function checkInto(into, Container, size) {
 /** `into` lost its memory while read was filling it (transferred or detached). */
 export function detached() {
   return new ZarrCodecError("INVALID_INPUT", "read: into was detached (its buffer transferred) while the read was filling it");
+}
+
+// One element of `Container` as zarrita fills it (`data.fill(fillValue)`),
+// for the types whose fill the package does not parse (zarrita's own
+// byte and string types): what zarr.get reads.
+export function zarritaFill(Container, fillValue) {
+  const one = new Container(1);
+  if (fillValue !== null && fillValue !== undefined) one.fill(fillValue);
+  return new Uint8Array(one.buffer, one.byteOffset, one.byteLength).slice();
 }

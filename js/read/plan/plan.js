@@ -5,16 +5,17 @@
 // (chunk-decoder.js), or through zarrita's getChunk, with the reason; and
 // for sharded arrays, read's own shard layout, and its shard reader with
 // the indexes it keeps (fetch/shard-reader.js).
-import { arrayName } from "../errors.js";
-import { nativeFill } from "../data-types/fill-value.js";
-import { fillElementOf } from "../data-types/missing-chunk.js";
-import { formatOf, nativeFillOf, openedDocumentOf, presentedOf } from "../data-types/with-data-types.js";
-import { N5_CONTAINER } from "../n5/with-n5.js";
-import { parseDataType } from "../types/data-type.js";
-import { parseV2Scalar } from "../types/v2-dtype.js";
+import { arrayName } from "../../errors.js";
+import { nativeFill } from "../../data-types/fill-value.js";
+import { fillElementOf } from "../../data-types/missing-chunk.js";
+import { formatOf, nativeFillOf, openedDocumentOf, presentedOf } from "../../data-types/with-data-types.js";
+import { N5_CONTAINER } from "../../n5/with-n5.js";
+import { parseDataType } from "../../types/data-type.js";
+import { parseV2Scalar } from "../../types/v2-dtype.js";
 import { codecChain } from "./codec-chain.js";
-import { chunkDecoder } from "./chunk-decoder.js";
+import { chunkDecoder } from "../decode/chunk-decoder.js";
 import { zarritaArray } from "./zarrita-array.js";
+import { zarritaFill } from "../place/output.js";
 
 const plans = new WeakMap();
 // The types whose fill read parses itself when withDataTypes did not.
@@ -32,14 +33,14 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
  * @property {unknown[] | undefined} valuesFill  for containers of JavaScript
  *   values (strings, bytes): the fill, one value per element (bytes copied
  *   for each); undefined where zarrita fills them
- * @property {import("./chunk-decoder.js").ChunkDecoder | undefined} decoder
+ * @property {import("../decode/chunk-decoder.js").ChunkDecoder | undefined} decoder
  * @property {string | undefined} viaZarrita  why chunks go through getChunk
  * @property {number[] | null} order   the decoder's storage order
  * @property {import("./codec-chain.js").Sharding | undefined} sharding
  *   read fetches inner chunks of shards itself
  * @property {import("./codec-chain.js").Chain | undefined} chain  the chain
  *   the decoder was made from (a worker pool makes its own from it)
- * @property {ReturnType<typeof import("./fetch/shard-reader.js").shardReader> | undefined} shards
+ * @property {ReturnType<typeof import("../fetch/shard-reader.js").shardReader> | undefined} shards
  *   read's shard reader for the array, made on its first read (its
  *   indexes kept across reads)
  * @property {Promise<object> | undefined} pool  what a worker pool needs
@@ -48,14 +49,6 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
 
 const bytesOfElement = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice();
 
-// One element of `Container` as zarrita fills it (`data.fill(fillValue)`),
-// for the types whose fill the package does not parse (zarrita's own
-// byte and string types): what zarr.get reads.
-function zarritaFill(Container, fillValue) {
-  const one = new Container(1);
-  if (fillValue !== null && fillValue !== undefined) one.fill(fillValue);
-  return bytesOfElement(one);
-}
 
 function containerFacts(Container) {
   const sample = new Container(1);

@@ -6,7 +6,7 @@
 // way (TypedArray.fill of the element's bits). read takes this path only
 // where every run is long enough for a call per run to cost less than the
 // round trip through wasm (MIN_RUN_BYTES).
-import { ZarrCodecError } from "../errors.js";
+import { ZarrCodecError } from "../../errors.js";
 
 /** Runs shorter than this go through wasm bands instead. */
 export const MIN_RUN_BYTES = 256;

@@ -9,7 +9,7 @@
 // snake_case in 0.5 and 0.6. Where it is not found (a future zarrita, or
 // something that is not a zarrita Array), read still works through the
 // public getChunk alone.
-import { describe, ZarrCodecError } from "../errors.js";
+import { describe, ZarrCodecError } from "../../errors.js";
 
 const CONTEXT = "zarrita.context";
 

@@ -23,11 +23,11 @@
 // A chain read cannot decode itself (an array -> array codec other than
 // transpose, nested sharding, a variable-length type) is returned as
 // { unsupported: why }: such arrays are read through zarrita's getChunk.
-import { isPlainObject } from "../errors.js";
-import { hasUnsafeIntegers, parseLossless } from "../json/lossless.js";
-import { conversionOf, STORED_CODEC } from "../data-types/stored-codec.js";
-import { fortranOrder } from "../data-types/fortran-chunks.js";
-import { openedCodecs } from "../zarrita/pipeline-probe.js";
+import { isPlainObject } from "../../errors.js";
+import { hasUnsafeIntegers, parseLossless } from "../../json/lossless.js";
+import { conversionOf, STORED_CODEC } from "../../data-types/stored-codec.js";
+import { fortranOrder } from "../../data-types/fortran-chunks.js";
+import { openedCodecs } from "../../zarrita/pipeline-probe.js";
 
 const decoder = new TextDecoder();
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STORED_CODEC]);

@@ -4,7 +4,7 @@
 // chunks it touches with what each gives the output. The same arithmetic as
 // zarrita's BasicIndexer (slices as Python's, integers wrapping once), so
 // read and zarr.get agree on every selection, and on what they refuse.
-import { describe, ZarrCodecError } from "../errors.js";
+import { describe, ZarrCodecError } from "../../errors.js";
 
 function refused(message) {
   return new ZarrCodecError("INVALID_SELECTION", `read: ${message}`);

@@ -11,20 +11,20 @@
 // Two steps per chunk: `open` (async: the bytes -> bytes codecs, an N5
 // block's compressor) when the bytes arrive, and `place` (synchronous)
 // into each band the chunk reaches.
-import { BytesCodec } from "../codecs/bytes.js";
-import { PackBitsCodec } from "../codecs/packbits.js";
-import { coreOf } from "../codecs/wasm-codec.js";
-import { ZarrCodecError, describe as describeValue } from "../errors.js";
-import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK, REOPEN_BLOCK } from "../n5/n5-default-codec.js";
-import { ByteStringCodec } from "../data-types/byte-string-codec.js";
-import { FortranChunks } from "../data-types/fortran-chunks.js";
-import { STORED_CODEC, storedCodec } from "../data-types/stored-codec.js";
-import { coreDataType } from "../zarrita/core-data-type.js";
-import { registeredRegistries } from "../zarrita/registration.js";
-import { chainInPlace, copyInPlace, decodeInPlace } from "./wasm-placement.js";
-import { CompressorCodec, DECODE_REPLACED } from "../compressors/compressor-codec.js";
-import { Crc32cCodec } from "../codecs/crc32c.js";
-import { wasm } from "../wasm/load.js";
+import { BytesCodec } from "../../codecs/bytes.js";
+import { PackBitsCodec } from "../../codecs/packbits.js";
+import { coreOf } from "../../codecs/wasm-codec.js";
+import { ZarrCodecError, describe as describeValue } from "../../errors.js";
+import { N5DefaultCodec, OPEN_BLOCK, PLACE_BLOCK, REOPEN_BLOCK } from "../../n5/n5-default-codec.js";
+import { ByteStringCodec } from "../../data-types/byte-string-codec.js";
+import { FortranChunks } from "../../data-types/fortran-chunks.js";
+import { STORED_CODEC, storedCodec } from "../../data-types/stored-codec.js";
+import { coreDataType } from "../../zarrita/core-data-type.js";
+import { registeredRegistries } from "../../zarrita/registration.js";
+import { chainInPlace, copyInPlace, decodeInPlace } from "../place/wasm-placement.js";
+import { CompressorCodec, DECODE_REPLACED } from "../../compressors/compressor-codec.js";
+import { Crc32cCodec } from "../../codecs/crc32c.js";
+import { wasm } from "../../wasm/load.js";
 
 /**
  * @typedef {object} ChunkDecoder
@@ -145,7 +145,7 @@ function wasmChainOf(compressors) {
 
 
 /**
- * @param {import("./codec-chain.js").Chain} chain
+ * @param {import("../plan/codec-chain.js").Chain} chain
  * @param {{dataType: string, chunkShape: number[], elementBytes: number, fillValue: unknown}} array
  * @param {Map<string, () => Promise<unknown>>[]} [registries] where the
  *   bytes -> bytes codecs come from: the registries register() extended,

@@ -3,9 +3,9 @@
 // whole. A chunk's placement is described in a small float64 area of wasm
 // memory (one per module instance, reused by every call), so a call passes
 // only numbers and addresses.
-import { ZarrCodecError } from "../errors.js";
-import { callWithIo } from "../wasm/io.js";
-import { frameIn } from "../compressors/wasm-decompress.js";
+import { ZarrCodecError } from "../../errors.js";
+import { callWithIo } from "../../wasm/io.js";
+import { frameIn } from "../../compressors/wasm-decompress.js";
 
 const MAX_AXES = 64;
 const DESCRIPTION_DOUBLES = 4 + 5 * MAX_AXES;

@@ -1,0 +1,76 @@
+// The fetch stage of read: where a chunk's stored bytes come from. Read's
+// own shard reader for sharded arrays (one per opened array, which keeps
+// the indexes and coalesces ranges: shard-reader.js), else zarrita's own
+// fetch of the chunk's key; where read cannot fetch a chunk itself, zarrita's
+// getChunk, which fetches and decodes it in one (the decode stage then has
+// nothing left to do).
+import { arrayName } from "../../errors.js";
+import { withCodecContext } from "../../zarrita/unknown-codec.js";
+import { keyUnder, shardReader } from "./shard-reader.js";
+import { chunkCall } from "./store-requests.js";
+
+/**
+ * @typedef {{missing: true} | {bytes: Uint8Array} | {chunk: {data: unknown, shape: number[], stride: number[]}}} Fetched
+ *   a missing chunk (read fills it), its stored bytes, or a chunk zarrita
+ *   fetched and decoded
+ */
+
+export const MISSING = Object.freeze({ missing: true });
+
+// Inner chunks fetched together are views of one request's bytes;
+// zarrita's codecs (vlen-utf8's, say) read a chunk's buffer from 0.
+const ownBuffer = (bytes) => (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) ? bytes.slice() : bytes);
+
+/**
+ * How read gets a chunk's stored bytes, or undefined where read does not
+ * fetch the array's chunks itself (no fill known to fill missing ones, or
+ * zarrita's fetch not found). Every store call goes through the gateway
+ * (store-requests.js: retried, counted for the read's `account`).
+ * @returns {((coords: number[]) => Promise<Uint8Array | undefined | null>) | undefined}
+ */
+function storeFetch(arr, plan, storeOptions, settings, account) {
+  const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
+  if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
+  if (plan.sharding) {
+    plan.shards ??= shardReader(arr, plan.za, plan.sharding);
+    const reader = plan.shards;
+    if (plan.decoder) return (coords) => reader.read(coords, storeOptions, settings, account);
+    return async (coords) => ownBuffer(await reader.read(coords, storeOptions, settings, account));
+  }
+  if (!plan.za.chunkBytes) return undefined;
+  const keyOf = (coords) => (plan.za.chunkKey ? keyUnder(arr.path, plan.za.chunkKey(coords)) : `chunk [${coords.join(", ")}] of ${arr.path}`);
+  return (coords) => chunkCall(keyOf(coords), account, settings.retry, storeOptions.signal, () => plan.za.chunkBytes(coords, storeOptions));
+}
+
+/**
+ * @param {object} arr the zarrita Array
+ * @param {import("../plan/plan.js").Plan} plan
+ * @param {object} storeOptions what the store gets with each call (the read's signal)
+ * @param {import("./fetch-options.js").FetchSettings} settings
+ * @param {{throwIfAborted(): void} | undefined} signal
+ * @param {import("./request-accounts.js").ReadAccount} [account]  the read's figures
+ */
+export function chunkSource(arr, plan, storeOptions, settings, signal, account) {
+  const fetch = storeFetch(arr, plan, storeOptions, settings, account);
+  if (fetch) {
+    return {
+      /** The chunk's bytes as the store has them (undefined: missing). */
+      fetchBytes: fetch,
+      /** @returns {Promise<Fetched>} */
+      async get(c) {
+        const bytes = await fetch(c.coords);
+        return bytes === undefined || bytes === null ? MISSING : { bytes };
+      },
+    };
+  }
+  return {
+    fetchBytes: undefined,
+    async get(c) {
+      try {
+        return { chunk: await plan.za.getChunk(c.coords, { signal }) };
+      } catch (error) {
+        throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
+      }
+    },
+  };
+}
