@@ -22,7 +22,7 @@ let files;
 
 // Each test reads its own array, so the faults one test leaves queued
 // never reach another.
-const ARRAYS = ["plain", "p503", "p429", "p500", "p502", "p504", "preset", "down", "once", "forbidden", "abort", "holes", "sh503", "shrange", "shared", "shreset"];
+const ARRAYS = ["plain", "p503", "p429", "p500", "p502", "p504", "preset", "down", "once", "forbidden", "abort", "holes", "sh503", "shrange", "shared", "shreset", "kept"];
 
 beforeAll(async () => {
   await ready();
@@ -163,6 +163,15 @@ describe("what is not tried again", () => {
     expect(error.message).toContain("failed 3 times (HTTP 500, HTTP 500, HTTP 500)");
     expect(error.cause.message).toMatch(/^Unexpected response status 500/);
     expect(statuses("/down/c/0/0")).toEqual(["GET 500", "GET 500", "GET 500"]);
+  });
+
+  test("with chunkErrors: \"fill\", a chunk whose retries are spent is filled and listed with FETCH_FAILED", async () => {
+    const arr = await open("kept");
+    server.fail("/kept/c/0/1", ...Array(3).fill("503"));
+    const got = await read(arr, [s(0, 64), s(32, 96)], { retry: { retries: 2, baseDelayMs: 1 }, chunkErrors: "fill" });
+    expect(Array.from(got.data)).toEqual(expected(0, 64, 32, 96, (r, c) => c >= 64));
+    expect(got.failedChunks.map((f) => [f.chunk, f.error.code])).toEqual([[[0, 1], "FETCH_FAILED"]]);
+    expect(statuses("/kept/c/0/1")).toEqual(["GET 503", "GET 503", "GET 503"]);
   });
 
   test("retry: false fails at the first transient failure", async () => {
