@@ -12,6 +12,7 @@ import * as zarr from "zarrita";
 import { read, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
+import { ZARRITAS } from "../support/zarritas.js";
 
 const side = 256;
 const shape = [side, side];
@@ -22,11 +23,11 @@ let files;
 
 // Each test reads its own array, so the faults one test leaves queued
 // never reach another.
-const ARRAYS = ["plain", "p503", "p429", "p500", "p502", "p504", "preset", "down", "once", "forbidden", "abort", "holes", "sh503", "shrange", "shared", "shreset", "kept"];
+const ARRAYS = ["plain", "p503", "p429", "p500", "p502", "p504", "preset", "down", "once", "forbidden", "abort", "holes", "sh503", "shrange", "shared", "shreset", "kept", ...ZARRITAS.flatMap(([v]) => [`v${v}`, `shv${v}`])];
 
 beforeAll(async () => {
   await ready();
-  register(zarr.registry);
+  for (const [, z] of ZARRITAS) register(z.registry);
   files = new Map();
   const common = { values, dataType: "uint16", shape, fillValue: 7, fillElement: Uint16Array.of(7), compressors: ["gzip"] };
   for (const name of ARRAYS) {
@@ -132,6 +133,27 @@ describe("transient failures are tried again", () => {
     const got = await read(arr, [s(128, 256), s(128, 256)], { retry: fast });
     expect(Array.from(got.data)).toEqual(expected(128, 256, 128, 256));
     expect(statuses("/shreset/c/1/1")).toEqual(["HEAD -1", "HEAD 200", "GET 206", "GET 206"]);
+  });
+});
+
+// Each zarrita's FetchStore says a status only in its message
+// ("Unexpected response status 503 ..."): read finds it in each.
+describe.each(ZARRITAS)("zarrita %s's FetchStore", (version, z) => {
+  const opened = (path) => z.open(z.root(new z.FetchStore(server.url)).resolve(path), { kind: "array" });
+
+  test("a 503 on an unsharded chunk, then a 429 and a 500 on a shard's index: each fetched again", async () => {
+    const plain = await opened(`v${version}`);
+    server.fail(`/v${version}/c/1/2`, "503");
+    const got = await read(plain, [s(64, 128), s(100, 192)], { retry: fast });
+    expect(Array.from(got.data)).toEqual(expected(64, 128, 100, 192));
+    expect(statuses(`/v${version}/c/1/2`)).toEqual(["GET 503", "GET 200"]);
+
+    const sharded = await opened(`shv${version}`);
+    server.fail(`/shv${version}/c/1/0`, "429", "500");
+    const inner = await read(sharded, [s(128, 256), s(0, 128)], { retry: fast });
+    expect(Array.from(inner.data)).toEqual(expected(128, 256, 0, 128));
+    // The index (a HEAD, then the range): 429 and 500 on the HEAD; then its 4 inner chunks in one range.
+    expect(statuses(`/shv${version}/c/1/0`)).toEqual(["HEAD 429", "HEAD 500", "HEAD 200", "GET 206", "GET 206"]);
   });
 });
 
