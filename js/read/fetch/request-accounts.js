@@ -42,7 +42,9 @@ export class FetchedBytes {
 
   /** Bytes `from`..`from + n` were a chunk's or an index's. */
   use(from, n) {
-    if (n > 0) this.#used.push([from, from + n]);
+    // Once its over-read is counted, later uses (of a whole shard kept
+    // with its index, read again and again) change nothing: not kept.
+    if (n > 0 && !this.#counted) this.#used.push([from, from + n]);
   }
 
   /** Bytes no read used (so far). */

@@ -25,6 +25,7 @@ import { countCall, FetchedBytes } from "./request-accounts.js";
 export class StoreCall {
   /** @type {Set<import("./request-accounts.js").ReadAccount>} */
   #accounts = new Set();
+  #settled = false;
 
   /**
    * @param {string} key           the store key (for messages)
@@ -40,9 +41,9 @@ export class StoreCall {
     this.fetched = undefined;
   }
 
-  /** One more read waits on the call (before it settles). */
+  /** One more read waits on the call (before it settles; after, it made no request for that read). */
   join(account) {
-    if (account) this.#accounts.add(account);
+    if (account && !this.#settled) this.#accounts.add(account);
     return this;
   }
 
@@ -92,6 +93,9 @@ export class StoreCall {
     this.fetched = fetched;
     const shared = this.#accounts.size > 1;
     for (const account of this.#accounts) account.settled(attempts, fetched, shared);
+    // A call kept with a shard's index outlives its reads: it holds none.
+    this.#settled = true;
+    this.#accounts.clear();
     // A call whose reads all finished before it settled: what it returned
     // was used by none of them (once its callers have said what they used).
     if (fetched) queueMicrotask(() => fetched.settleOverRead());
