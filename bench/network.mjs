@@ -12,9 +12,12 @@
 //   get         zarr.get with the package registered
 //   read        read()
 //   pool        read() through a read pool (one worker per core less one)
+//   cache       read() with a chunk cache (createChunkCache, 256 MiB), one
+//               per opened array, so per round
 // Cases: the whole image; a 1024 x 1024 viewport across 4 shards; one
 // 256 x 256 tile; that tile and then its neighbour; a pan of 8 viewports of 512 x 512, one after another; 16
-// tiles read at once (a tile layer's first screen). Printed per latency:
+// tiles read at once (a tile layer's first screen); a viewport, panned
+// away by half its width and back (what a cache saves). Printed per latency:
 // the median time of the rounds, the requests and bytes the server saw,
 // and zarrita's time over each reader's.
 //
@@ -25,7 +28,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
-import { createReadPool, read, ready, register } from "../js/index.js";
+import { createChunkCache, createReadPool, read, ready, register } from "../js/index.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -66,6 +69,7 @@ function cases(side) {
     "a tile, then its neighbour": [[[s(2 * tile, 3 * tile), s(3 * tile, 4 * tile)]], [[s(2 * tile, 3 * tile), s(4 * tile, 5 * tile)]]],
     [`pan: 8 viewports of ${2 * tile}x${2 * tile}`]: pan.map((sel) => [sel]),
     "16 tiles at once": [tiles],
+    "a viewport, away and back": [[pan[2]], [pan[3]], [pan[2]]],
   };
 }
 
@@ -98,8 +102,14 @@ try {
     get: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
     read: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => read(arr, sel) },
     pool: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => read(arr, sel, { pool }) },
+    cache: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => read(arr, sel, { cache: cacheOf(arr) }) },
   };
   const names = Object.keys(readers);
+  const caches = new WeakMap();
+  const cacheOf = (arr) => {
+    if (!caches.has(arr)) caches.set(arr, createChunkCache({ maxBytes: 256 << 20 }));
+    return caches.get(arr);
+  };
 
   /** One round of one case by one reader: ms, requests, bytes; values checked. */
   async function once(reader, arrayName, steps) {

@@ -23,3 +23,4 @@ export { byteStrings } from "./data-types/byte-string-values.js";
 export { structFields } from "./records/struct-fields.js";
 export { withN5 } from "./n5/with-n5.js";
 export { createReadPool } from "./pool/read-pool.js";
+export { createChunkCache } from "./read/cache/chunk-cache.js";

@@ -663,7 +663,52 @@ export interface ReadOptions<T = unknown> {
    * throwing onProgress and a selection of one value still reject.
    */
   chunkErrors?: "reject" | "fill" | undefined;
+  /**
+   * Decoded chunks kept across reads (createChunkCache): each chunk is
+   * fetched and decoded whole once, kept while the cache's bound allows,
+   * and copied from it into the output; a revisited region makes no
+   * request. Shared by reads of several arrays, in-thread and pooled.
+   */
+  cache?: ChunkCache | undefined;
 }
+
+/** createChunkCache()'s options. */
+export interface ChunkCacheOptions {
+  /** The most bytes of decoded chunks kept (an integer >= 0, or Infinity); default 64 MiB. */
+  maxBytes?: number | undefined;
+}
+
+/** What a chunk cache has done (cache.stats()). */
+export interface ChunkCacheStats {
+  /** Chunks reads took from an entry already there (or on its way). */
+  hits: number;
+  /** Chunks fetched and decoded for the cache. */
+  misses: number;
+  /** Entries dropped to keep within maxBytes. */
+  evictions: number;
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+}
+
+/** Decoded chunks kept across reads (read(arr, selection, { cache })). docs/read.md, "Chunk cache". */
+export interface ChunkCache {
+  readonly maxBytes: number;
+  /** Bytes the kept chunks count now (their data, and 64 per entry); at most maxBytes once reads settle. */
+  readonly bytes: number;
+  /** Entries kept, chunks on their way included. */
+  readonly size: number;
+  stats(): ChunkCacheStats;
+  /** Drops every entry (after the store changed, say). */
+  clear(): void;
+}
+
+/**
+ * A cache of decoded chunks, bounded by bytes, least recently used
+ * dropped first, for read's `cache` option. Entries are keyed by the
+ * opened array (the object zarr.open returned) and the chunk's coordinates.
+ */
+export function createChunkCache(options?: ChunkCacheOptions): ChunkCache;
 
 /** A chunk read filled because its fetch or decode failed (chunkErrors: "fill"). */
 export interface FailedChunk {
@@ -791,6 +836,8 @@ export interface ReadCounts {
   filled: number;
   /** Decoded by zarrita's getChunk (what read does not decode itself), then placed. */
   viaZarrita: number;
+  /** Taken from a chunk cache that had them (read's `cache` option); the chunks it fetched count by their path above. */
+  cached: number;
   /**
    * Of the chunks above, those whose compressed frame (zstd, blosc, gzip,
    * zlib, lz4) was decoded in the package's wasm on its way into place.

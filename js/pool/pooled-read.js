@@ -19,11 +19,11 @@ import { chunkWhere } from "../read/chunk-where.js";
 import { detached } from "../read/place/output.js";
 import { countRead } from "../read/read-counts.js";
 import { bandBoxOf, boxOf, copyRuns } from "./box.js";
+import { chainIdOf, rebuiltError } from "./pool-messages.js";
 import { workerChainOf } from "./chain.js";
+import { wholeChunkDecoder } from "./pooled-whole-chunks.js";
 
 const ABORTED = 0;
-const chainIds = new WeakMap(); // plan -> id, the same in every pool
-let nextChain = 1;
 let nextRead = 1;
 
 const isShared = (buffer) => typeof SharedArrayBuffer === "function" && buffer instanceof SharedArrayBuffer;
@@ -52,15 +52,8 @@ export function pooledReads(internal) {
     countInThread: () => internal.countInThread(),
     chainOf: pooledChainOf,
     place: (job) => placePooled({ ...job, internal }),
+    wholeChunks: (job) => wholeChunkDecoder({ ...job, internal }),
   };
-}
-
-function rebuiltError(plain) {
-  const cause = plain.cause ? Object.assign(new Error(plain.cause.message), { name: plain.cause.name }) : undefined;
-  const options = cause ? { cause } : undefined;
-  if (plain.code) return new ZarrCodecError(plain.code, plain.message, options);
-  const Type = { TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError }[plain.name] ?? Error;
-  return new Type(plain.message, options);
 }
 
 // Until no live worker is writing into the read's output.
@@ -102,7 +95,6 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
   const outLength = outBytes.byteLength;
   const shared = isShared(out.buffer);
   const state = shared ? new Int32Array(new SharedArrayBuffer(4 * (1 + internal.size))) : null;
-  if (!chainIds.has(plan)) chainIds.set(plan, nextChain++);
 
   let failed;
   let fail;
@@ -119,7 +111,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
 
   const task = {
     id: nextRead++,
-    chainId: chainIds.get(plan),
+    chainId: chainIdOf(plan),
     described,
     shared: shared ? { out: { buffer: out.buffer, byteOffset: out.byteOffset, byteLength: out.byteLength }, state: state.buffer } : null,
     onReply(job, reply, worker) {

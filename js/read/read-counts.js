@@ -3,9 +3,11 @@
 // viewer can tell why a read is slower than it should be.
 // `decompressed` counts, besides its path, each chunk whose compressed
 // frame was decoded in wasm on its way into place (the chain in wasm).
-const counts = { decoded: 0, n5: 0, copied: 0, filled: 0, viaZarrita: 0, decompressed: 0 };
+// `cached` counts chunks a read took from a chunk cache that already had
+// them (or had them on their way: cache/cached-chunk.js).
+const counts = { decoded: 0, n5: 0, copied: 0, filled: 0, viaZarrita: 0, decompressed: 0, cached: 0 };
 
-/** @param {"decoded" | "n5" | "copied" | "filled" | "viaZarrita" | "decompressed"} path */
+/** @param {"decoded" | "n5" | "copied" | "filled" | "viaZarrita" | "decompressed" | "cached"} path */
 export function countRead(path) {
   counts[path] += 1;
 }

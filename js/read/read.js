@@ -11,6 +11,8 @@
 //   decode/     each chunk opened by read's own decoder (or zarrita's)
 //   place/      each chunk written into its place: plain copies, bands of
 //               wasm memory, or values one by one
+//   cache/      with the `cache` option, chunks kept decoded across reads:
+//               the fetch and decode stages of a chunk it does not have
 // run-chunks.js drives every chunk through fetch, decode and place once;
 // a pool (js/pool/, through pool-interface.js) decodes and places in its
 // workers the chunks the fetch stage gives it.
@@ -32,6 +34,8 @@ import { checkInto, newOutput } from "./place/output.js";
 import { bandPlacer } from "./place/band-placer.js";
 import { directPlacer } from "./place/direct-placer.js";
 import { valuePlacer } from "./place/value-placer.js";
+import { chunkStoreOf } from "./cache/chunk-cache.js";
+import { cachedChunks } from "./cache/cached-chunk.js";
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 
@@ -64,7 +68,7 @@ function progressOf(onProgress, total, account) {
  * @param {object} arr a zarrita Array
  * @param {unknown} [selection]
  * @param {{into?: unknown, signal?: AbortSignal, createQueue?: () => {add: Function, onIdle: Function},
- *   useSharedArrayBuffer?: boolean, opts?: object, pool?: object, chunkErrors?: "reject" | "fill",
+ *   useSharedArrayBuffer?: boolean, opts?: object, pool?: object, chunkErrors?: "reject" | "fill", cache?: object,
  *   onProgress?: (progress: {done: number, total: number, chunk: number[], worker: number | null}) => void}} [options]
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
@@ -93,6 +97,7 @@ function pathOf(arr) {
 async function readAccounted(arr, selection, options, ensureReady, account) {
   checkOptions(options);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
+  const cache = options.cache === undefined ? undefined : chunkStoreOf(options.cache);
   const { signal, storeSignal } = readSignals(options);
   const requests = fetchSettings(options);
   const failures = failedChunks(options.chunkErrors, signal);
@@ -136,7 +141,8 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   const described = pool && source.fetchBytes && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pool.chainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
   const job = { arr, plan, axes: region, chunks, out, queue, signal, source, placed, failures: chunkFailures };
-  if (described) await placePooledOrHere({ ...job, described, pool });
+  if (cache) await placeCached({ ...job, cache, described, pool });
+  else if (described) await placePooledOrHere({ ...job, described, pool });
   else await placeHere(job);
   if (!scalar) return result;
   return typeof out.get === "function" ? out.get(0) : out[0];
@@ -149,6 +155,34 @@ function placeHere({ arr, plan, axes, chunks, out, queue, signal, source, placed
   const placer = plan.elementBytes === 0 ? valuePlacer(context) : directPlacer(context) ?? bandPlacer(context);
   const decode = decodeStage(arr, plan, { direct: placer.direct === true });
   return runChunks({ chunks, queue, signal, source, decode, placer, failures, ending });
+}
+
+// With a chunk cache (cache/): the fetch and decode stages are the cache's
+// (a chunk it does not have fetched once for the reads that want it,
+// decoded whole and kept), and every chunk is placed from it on this
+// thread, as zarrita's decoded chunks are. Where the read would go to the
+// pool, its workers decode the misses.
+async function placeCached({ cache, described, pool, ...job }) {
+  const { arr, plan, axes, chunks, out, queue, signal, source, placed, failures } = job;
+  const misses = described ? await pool.wholeChunks({ arr, plan, described }) : undefined;
+  const cachedChunk = cachedChunks({ store: cache, arr, plan, fetch: source.fetchBytes, signal, decodeMiss: misses?.decode });
+  const ending = firstFailure();
+  const context = { arr, plan, axes, chunks, out, signal, placed, failures, ending };
+  // Chunks read's decoder decoded whole are in C order: copied straight
+  // into place where the runs are long enough.
+  const placer = plan.elementBytes === 0 ? valuePlacer(context) : directPlacer(context, { wholeChunks: true }) ?? bandPlacer(context);
+  // fromCache: counted by the cache (diagnostics().reads()), and values
+  // that are the cache's (bytes placed as copies).
+  const fromCache = { get: (c) => cachedChunk(c.coords) };
+  const decode = async (c, chunk) => {
+    if (chunk === undefined) return { kind: "fill", fromCache: true };
+    return placer.direct ? { kind: "copied", bytes: chunk.data, fromCache: true } : { kind: "zarrita", chunk, fromCache: true };
+  };
+  try {
+    await runChunks({ chunks, queue, signal, source: fromCache, decode, placer, failures, ending });
+  } finally {
+    misses?.end();
+  }
 }
 
 // A pooled read: the fetch stage here, decode and place in the workers.

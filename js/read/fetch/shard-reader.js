@@ -29,6 +29,7 @@ import { DEFAULT_FETCH } from "./fetch-options.js";
 import { StoreCall } from "./store-requests.js";
 import { isAbort } from "./transient-failures.js";
 import { joinableSignal, untilAborted } from "./shared-signal.js";
+import { suffixRefusal } from "./suffix-refusal.js";
 
 const MISSING = 0xffffffffffffffffn;
 
@@ -89,7 +90,12 @@ export function shardReader(arr, za, sharding) {
   /** @returns {Promise<{view: DataView, whole: Uint8Array | undefined, call: StoreCall} | null>} */
   async function fetchIndex(key, options, call) {
     const range = atStart ? { offset: 0, length: indexBytes } : { suffixLength: indexBytes };
-    const bytes = await call.run(() => store.getRange(key, range, options));
+    let bytes;
+    try {
+      bytes = await call.run(() => store.getRange(key, range, options));
+    } catch (error) {
+      throw (!atStart && suffixRefusal(key, indexBytes, error)) || error;
+    }
     if (bytes === undefined || bytes === null) return null;
     if (bytes instanceof Uint8Array && bytes.byteLength > indexBytes) {
       // The whole shard, where its index alone was asked for.

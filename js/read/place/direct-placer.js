@@ -14,10 +14,14 @@ const product = (values) => values.reduce((a, b) => a * b, 1);
  * The direct placer, or undefined where it does not apply: the chunks are
  * not stored as the output holds them, or a run is too short.
  * @param {import("./placer.js").PlaceContext} ctx
+ * @param {{wholeChunks?: boolean}} [how] wholeChunks: the chunks come
+ *   decoded whole in C order (a chunk cache's: ../cache/), whatever the
+ *   array's chain and storage order
  * @returns {import("./placer.js").Placer | undefined}
  */
-export function directPlacer({ arr, plan, axes, chunks, out, placed, failures }) {
-  if (!plan.decoder?.direct || plan.order !== null || axes.some((a) => a.virtual)) return undefined;
+export function directPlacer({ arr, plan, axes, chunks, out, placed, failures }, { wholeChunks = false } = {}) {
+  const stored = wholeChunks ? plan.decoder !== undefined : plan.decoder?.direct && plan.order === null;
+  if (!stored || axes.some((a) => a.virtual)) return undefined;
   const eb = plan.elementBytes;
   const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
   const outStride = cOrderStrides(shape);
@@ -41,7 +45,7 @@ export function directPlacer({ arr, plan, axes, chunks, out, placed, failures })
       if (decoded.kind === "copied") {
         try {
           copyDirect(decoded.bytes, chunkBytes, layout, outBytes, () => chunkWhere(arr, plan.za, c.coords));
-          countRead("copied");
+          if (!decoded.fromCache) countRead("copied");
           placed(c);
           return;
         } catch (error) {
@@ -49,7 +53,7 @@ export function directPlacer({ arr, plan, axes, chunks, out, placed, failures })
           if (!failures?.absorb(c, error)) throw error;
         }
       }
-      countRead("filled");
+      if (!decoded.fromCache) countRead("filled");
       fillDirect(plan.fill, layout, outBytes);
       placed(c);
     },

@@ -38,7 +38,9 @@ export function valuePlacer({ arr, plan, axes, out, placed, failures }) {
         `${chunkWhere(arr, plan.za, c.coords)}: its codecs decoded it into ${describe(chunk.data)}, not the Array of ${elements} values its data type ${describe(arr.dtype)} needs`,
       );
     }
-    return { get: (i) => chunk.data[i], stride: axes.map((a, i) => (a.virtual ? 0 : chunk.stride[i - (axes[0].virtual ? 1 : 0)])) };
+    // A cached chunk's values stay the cache's: bytes go out as copies.
+    const get = decoded.fromCache ? (i) => (ArrayBuffer.isView(chunk.data[i]) ? chunk.data[i].slice() : chunk.data[i]) : (i) => chunk.data[i];
+    return { get, stride: axes.map((a, i) => (a.virtual ? 0 : chunk.stride[i - (axes[0].virtual ? 1 : 0)])) };
   }
 
   return {
@@ -51,7 +53,7 @@ export function valuePlacer({ arr, plan, axes, out, placed, failures }) {
         values = valuesOf(c, { kind: "fill" });
         decoded = { kind: "fill" };
       }
-      countRead(decoded.kind === "fill" ? "filled" : "viaZarrita");
+      if (!decoded.fromCache) countRead(decoded.kind === "fill" ? "filled" : "viaZarrita");
       if (!Array.isArray(out)) throw detached();
       const { get, stride } = values;
       const walk = (axis, src, dst) => {

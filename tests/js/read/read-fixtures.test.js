@@ -6,10 +6,10 @@
 // chunk whose fill zarrita 0.5 and 0.6 cannot write), read's values are
 // held against zarrita 0.7's zarr.get instead, which fills it. And the
 // arrays whose chunks read decodes itself must have taken that path.
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import FileSystemStore from "@zarrita/storage/fs";
-import { read, ready, register, withDataTypes, withN5 } from "../../../js/index.js";
+import { createChunkCache, createReadPool, read, ready, register, withDataTypes, withN5 } from "../../../js/index.js";
 import { fixturePath } from "../support/fixtures.js";
 import { cOrder, difference, pathsTaken } from "../support/read-compare.js";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -131,5 +131,59 @@ describe.each(STORES)("%s", (storeName, wrap) => {
         if (!values && !VIA_ZARRITA_ALLOWED.has(`${storeName}/${name}`)) expect(taken.viaZarrita).toBe(0);
       }
     });
+  });
+});
+
+// With a chunk cache (docs/read.md, "Chunk cache"), every fixture array
+// reads as without one, from a cold cache and again from what it kept:
+// each chunk decoded whole (N5's edge blocks, packbits, records, strings,
+// transposed and big-endian chunks) and then placed from the cache.
+// Through a pool as well (every read of more than one value to the workers):
+// their whole-chunk decodes fill the cache.
+let pool;
+afterAll(() => pool?.close());
+
+describe.each(STORES)("%s with a chunk cache", (storeName, wrap) => {
+  test.each(arraysOf(storeName).flatMap((name) => [[name, "in-thread"], [name, "pooled"]]))("%s, %s", async (name, how) => {
+    if (how === "pooled") pool ??= createReadPool({ workers: 2, inThreadChunks: 0 });
+    const through = how === "pooled" ? { pool } : {};
+    const files = new FileSystemStore(fixturePath(storeName));
+    let asked = 0; // what the cached reads ask the store for
+    let counting = false;
+    const count = () => (asked += counting ? 1 : 0);
+    const store = wrap({
+      get: (key, options) => (count(), files.get(key, options)),
+      ...(files.getRange ? { getRange: (key, range, options) => (count(), files.getRange(key, range, options)) } : {}),
+    });
+    let arr;
+    try {
+      arr = await zarr7.open(zarr7.root(store).resolve(name), { kind: "array" });
+    } catch {
+      return; // refused at open: nothing to read
+    }
+    const cache = createChunkCache();
+    const sel = arr.shape.length === 0 ? [null] : selections(arr.shape);
+    let refused = false;
+    for (let pass = 0; pass < 2; pass++) {
+      asked = 0;
+      for (const selection of sel) {
+        let plain;
+        try {
+          plain = await read(arr, selection);
+        } catch (error) {
+          refused = true;
+          await expect(read(arr, selection, { ...through, cache })).rejects.toMatchObject({ code: error.code });
+          continue;
+        }
+        counting = true;
+        const cached = await read(arr, selection, { ...through, cache });
+        counting = false;
+        if (arr.shape.length === 0) expect(Object.is(cached, plain)).toBe(true);
+        else expect(difference(cached, plain)).toBe("");
+      }
+      // The first time the cache fetches the chunks; the second time,
+      // every chunk comes from it.
+      if (!refused) expect([pass, asked > 0]).toEqual([pass, pass === 0]);
+    }
   });
 });

@@ -45,7 +45,9 @@ function parseRange(header, size) {
  *   latencyMs?: number,      // added before each response is sent
  *   maxConcurrent?: number,  // requests served at once; the rest wait in order
  *   ranges?: boolean,        // false: Range is ignored, the whole file is sent (200)
- *   suffixRanges?: boolean,  // false: "bytes=-n" is ignored the same way
+ *   suffixRanges?: boolean | "refuse",  // false: "bytes=-n" is ignored the same
+ *                            // way; "refuse": answered 416 (a server that
+ *                            // takes only the forms bytes=a-b and bytes=a-)
  *   cors?: boolean,
  * }} [options]
  */
@@ -112,8 +114,9 @@ export async function startNetworkServer(files, options = {}) {
         return;
       }
       const suffix = /^bytes=-/.test(req.headers.range ?? "");
-      const honour = settings.ranges && (settings.suffixRanges || !suffix);
-      const range = honour ? parseRange(req.headers.range, body.length) : undefined;
+      const honour = settings.ranges && (settings.suffixRanges === true || !suffix);
+      const refused = settings.ranges && suffix && settings.suffixRanges === "refuse";
+      const range = refused ? { unsatisfiable: true } : honour ? parseRange(req.headers.range, body.length) : undefined;
       const acceptRanges = settings.ranges ? { "accept-ranges": "bytes" } : {};
       if (range?.unsatisfiable) {
         entry.status = 416;

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import FileSystemStore from "@zarrita/storage/fs";
-import { createReadPool, read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
+import { createChunkCache, createReadPool, read, ready, register, withDataTypes, withN5, ZarrCodecError } from "../../../js/index.js";
 import { BloscCodec } from "../../../js/compressors/codecs.js";
 import { ROOT } from "../support/browser.js";
 import { packageErrorOf } from "../support/compressed-fixtures.js";
@@ -173,6 +173,28 @@ describe.each(ZARRITAS)("zarrita %s with register(zarr.registry)", (_v, zarr) =>
         const got = await read(arr, null, { pool, onProgress: ({ chunk }) => done.push(chunk.join(".")) });
         expect([name, hex(got.data)]).toEqual([name, expected[name].hex]);
         expect([name, done.sort()]).toEqual([name, ["0.0", "0.1", "1.0", "1.1"]]);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("with a chunk cache, pooled and not: snappy frames the workers refuse are decoded on the calling thread and kept; a second read asks the store for nothing", async () => {
+    const pool = createReadPool({ workers: 1, inThreadChunks: 0 });
+    try {
+      for (const options of [{ pool }, {}]) {
+        const cache = createChunkCache();
+        const asked = [];
+        const counting = { get: (key, opts) => (asked.push(key), store.get(key, opts)) };
+        for (const name of ["blosc_snappy_u2", "blosc_zstd_u2"]) {
+          const arr = await openArray(zarr, counting, name);
+          asked.length = 0;
+          expect([name, hex((await read(arr, null, { ...options, cache })).data)]).toEqual([name, expected[name].hex]);
+          expect(asked).toHaveLength(4);
+          asked.length = 0;
+          expect([name, hex((await read(arr, null, { ...options, cache })).data)]).toEqual([name, expected[name].hex]);
+          expect(asked).toEqual([]);
+        }
       }
     } finally {
       await pool.close();

@@ -9,6 +9,7 @@ import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
 import {
   BytesCodec,
+  createChunkCache,
   createReadPool,
   isPresented,
   NumcodecsPackBitsCodec,
@@ -20,6 +21,8 @@ import {
   withN5,
   ZarrCodecError,
   type BoolColumnValues,
+  type ChunkCache,
+  type ChunkCacheStats,
   type ReadOptions,
   type ReadPool,
   type ReadProgress,
@@ -123,11 +126,22 @@ export async function reads(signal: AbortSignal): Promise<number> {
   const workerMemory: (number | null)[] = pool.stats().perWorkerMemory;
   void workerMemory;
   await pool.close();
+  // With a chunk cache, in-thread and pooled.
+  const cache: ChunkCache = createChunkCache({ maxBytes: 256 * 2 ** 20 });
+  const cachedValues: Uint16Array = (await read(image, [zarr.slice(0, 256), null], { cache })).data;
+  const stats: ChunkCacheStats = cache.stats();
+  const kept: number = cache.bytes + cache.size + cache.maxBytes + stats.hits + stats.misses + stats.evictions + cachedValues.length;
+  cache.clear();
+  createChunkCache();
+  // @ts-expect-error maxBytes is a number
+  createChunkCache({ maxBytes: "256MiB" });
+  // @ts-expect-error a cache comes from createChunkCache
+  await read(image, null, { cache: new Map() });
   // @ts-expect-error workers is a number
   createReadPool({ workers: "2" });
   // @ts-expect-error onProgress takes one object
   await read(image, null, { onProgress: (done: number, total: number) => done + total });
-  return values.length + shape.length + into.data.length + one + Number(bit) + sameAsGet.length + pooledValues.length + (worker ?? 0) + jobs;
+  return values.length + shape.length + into.data.length + one + Number(bit) + sameAsGet.length + pooledValues.length + (worker ?? 0) + jobs + kept;
 }
 
 // ---- the codec classes: zarrita's chunks and containers ------------------------------
