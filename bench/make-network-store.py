@@ -29,7 +29,9 @@ scripts/make-bytes-fixtures.py does:
 
 The inner chunks are numcodecs' Zstd(level=0) of the little-endian bytes
 (what zarr-python 3's ZstdCodec calls). --quick: 1024 x 1024 in shards of
-512 x 512 (inner 128 x 128).
+512 x 512 (inner 64 x 64): the same layout scaled down, 4 shards of 64
+inner chunks, so the benchmark's tiles (a sixteenth of the side) are
+inner chunks as in the full image.
 """
 import importlib.util
 import json
@@ -111,7 +113,7 @@ def write(path, data):
 
 
 def main(out, quick):
-    side, shard, inner = (1024, 512, 128) if quick else (4096, 2048, 256)
+    side, shard, inner = (1024, 512, 64) if quick else (4096, 2048, 256)
     img = chunks.image()[:side, :side]
     root = os.path.join(out, "image.zarr")
     write(os.path.join(root, "zarr.json"), json.dumps({"attributes": {}, "zarr_format": 3, "node_type": "group"}).encode())

@@ -12,68 +12,62 @@
 //   get         zarr.get with the package registered
 //   read        read()
 //   pool        read() through a read pool (one worker per core less one)
-//   cache       read() with a chunk cache (createChunkCache, 256 MiB), one
-//               per opened array, so per round
-// Cases: the whole image; a 1024 x 1024 viewport across 4 shards; one
-// 256 x 256 tile; that tile and then its neighbour; a pan of 8 viewports of 512 x 512, one after another; 16
-// tiles read at once (a tile layer's first screen); a viewport, panned
-// away by half its width and back (what a cache saves). Printed per latency:
-// the median time of the rounds, the requests and bytes the server saw,
-// and zarrita's time over each reader's.
+//   withDataTypes  read() on the package's withDataTypes(FetchStore),
+//               which keeps the zarr.json it gave zarrita at the open, so
+//               read's own fetch of it (the shard layout zarrita does not
+//               show) costs no round trip (docs/read.md, "Over a network")
+// --suffix-requests: every FetchStore asks for a shard's index with a
+// suffix range ("bytes=-n", zarrita's useSuffixRequest) instead of a HEAD
+// and then a range: one round trip less per index, for every reader.
+// Cases (bench/network-cases.mjs): the whole image; a 1024 x 1024
+// viewport across 4 shards; one 256 x 256 tile; that tile and then its
+// neighbour; a pan of 8 viewports of 512 x 512, one after another; 16
+// tiles read at once (a tile layer's first screen); the pan back again
+// with a chunk cache (read with createChunkCache, where the package
+// exports it). Printed per latency: the median time of the rounds and the
+// requests the server saw, read's speed-up over zarrita alone and over
+// zarrita + withRangeCoalescing, and issue 34's goal, met or not.
+// --trace: each round's requests of zarrita and read on their timeline
+// (when each arrived at the server and was answered), with the round trips
+// they waited for in a row ("waves") and the time after the last answer.
 //
-//   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--concurrent=6]
+//   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--concurrent=6] [--trace] [--suffix-requests]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
-import { createChunkCache, createReadPool, read, ready, register } from "../js/index.js";
+import * as pkg from "../js/index.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
+import { criticalPath, logFacts, networkCases, printTable, timeline } from "./network-cases.mjs";
+import { loadFolder } from "./network-files.mjs";
+
+const { createReadPool, read, ready, register } = pkg;
+// Another change adds the chunk cache; until it is there, its row says so.
+const createChunkCache = pkg.createChunkCache;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const quick = args.includes("--quick");
+const trace = args.includes("--trace");
+const fetchOptions = args.includes("--suffix-requests") ? { useSuffixRequest: true } : {};
 const rounds = Number(option("rounds", quick ? 1 : 3));
 const latencies = option("latency", quick ? "0,25" : "0,25,100").split(",").map(Number);
 const maxConcurrent = Number(option("concurrent", 6));
 const gc = globalThis.gc ?? (() => {});
 
-function loadFolder(dir, prefix) {
-  const files = new Map();
-  const walk = (d) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else files.set(`${prefix}/${relative(dir, p)}`, new Uint8Array(readFileSync(p)));
-    }
-  };
-  walk(dir);
-  return files;
-}
-
-/** The cases: each reads through `get(selection)` and returns the arrays read. */
-function cases(side) {
-  const s = (a, b) => zarr.slice(a, b);
-  const tile = side / 16;
-  const mid = side / 2;
-  const pan = Array.from({ length: 8 }, (_, i) => [s(mid - 2 * tile, mid + 0), s(i * tile, i * tile + 2 * tile)]);
-  const tiles = Array.from({ length: 16 }, (_, i) => [s(4 * tile + (i >> 2) * tile, 5 * tile + (i >> 2) * tile), s(4 * tile + (i & 3) * tile, 5 * tile + (i & 3) * tile)]);
-  return {
-    "whole image": [[null]],
-    [`${4 * tile}x${4 * tile} viewport, 4 shards`]: [[[s(mid - 2 * tile, mid + 2 * tile), s(mid - 2 * tile, mid + 2 * tile)]]],
-    [`one ${tile}x${tile} tile`]: [[[s(2 * tile, 3 * tile), s(3 * tile, 4 * tile)]]],
-    // A tile, then its neighbour, of the same opened array: the second
-    // costs what a reader kept of the first (metadata, the shard's index).
-    "a tile, then its neighbour": [[[s(2 * tile, 3 * tile), s(3 * tile, 4 * tile)]], [[s(2 * tile, 3 * tile), s(4 * tile, 5 * tile)]]],
-    [`pan: 8 viewports of ${2 * tile}x${2 * tile}`]: pan.map((sel) => [sel]),
-    "16 tiles at once": [tiles],
-    "a viewport, away and back": [[pan[2]], [pan[3]], [pan[2]]],
-  };
-}
+const toSlices = (selection) => (selection ? selection.map(([a, b]) => zarr.slice(a, b)) : null);
 
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-"));
+// Stopped by a signal, the temp folder goes too.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 let pool;
 let server;
 try {
@@ -82,6 +76,7 @@ try {
   const expected = new Uint16Array(readFileSync(join(dir, "expected.u16")).buffer.slice(0));
   const side = Math.sqrt(expected.length);
   server = await startNetworkServer(files, { maxConcurrent });
+  const sizeOf = (path) => files.get(path)?.byteLength;
 
   // zarrita alone and the package, side by side: zarrita's registry as it
   // came, and as register() leaves it, swapped in before each reader opens
@@ -96,40 +91,47 @@ try {
   };
   pool = createReadPool();
 
+  const withCache = (options, cache) => (cache ? { ...options, cache } : options);
+  const fetchStore = (url) => new zarr.FetchStore(url, fetchOptions);
+  const keepingMetadata = (url) => pkg.withDataTypes(fetchStore(url));
   const readers = {
-    zarrita: { codecs: plainCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
-    coalesce: { codecs: plainCodecs, store: (url) => zarr.withRangeCoalescing(new zarr.FetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
-    get: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => zarr.get(arr, sel) },
-    read: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => read(arr, sel) },
-    pool: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => read(arr, sel, { pool }) },
-    cache: { codecs: packageCodecs, store: (url) => new zarr.FetchStore(url), get: (arr, sel) => read(arr, sel, { cache: cacheOf(arr) }) },
+    zarrita: { codecs: plainCodecs, store: fetchStore, get: (arr, sel) => zarr.get(arr, sel) },
+    coalesce: { codecs: plainCodecs, store: (url) => zarr.withRangeCoalescing(fetchStore(url)), get: (arr, sel) => zarr.get(arr, sel) },
+    get: { codecs: packageCodecs, store: fetchStore, get: (arr, sel) => zarr.get(arr, sel) },
+    read: { codecs: packageCodecs, store: fetchStore, get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
+    pool: { codecs: packageCodecs, store: fetchStore, get: (arr, sel, cache) => read(arr, sel, withCache({ pool }, cache)) },
+    withDataTypes: { codecs: packageCodecs, store: keepingMetadata, get: (arr, sel, cache) => read(arr, sel, withCache({}, cache)) },
   };
   const names = Object.keys(readers);
-  const caches = new WeakMap();
-  const cacheOf = (arr) => {
-    if (!caches.has(arr)) caches.set(arr, createChunkCache({ maxBytes: 256 << 20 }));
-    return caches.get(arr);
-  };
 
-  /** One round of one case by one reader: ms, requests, bytes; values checked. */
-  async function once(reader, arrayName, steps) {
+  /** One round of one case by one reader: ms, the server's log; values checked. */
+  async function once(name, arrayName, c) {
+    const reader = readers[name];
     useCodecs(reader.codecs);
     const store = reader.store(`${server.url}/image.zarr`);
     const arr = await zarr.open.v3(zarr.root(store).resolve(arrayName), { kind: "array" });
+    const cache = c.cache ? createChunkCache({ maxBytes: 256 << 20 }) : undefined;
+    const run = async (steps) => {
+      const results = [];
+      for (const step of steps) results.push(...(await Promise.all(step.map((sel) => reader.get(arr, toSlices(sel), cache)))));
+      steps.flat().forEach((sel, i) => check(results[i], sel));
+    };
+    if (c.warm) await run(c.warm);
     gc();
     server.reset();
     const t0 = performance.now();
-    const results = [];
-    for (const step of steps) results.push(...(await Promise.all(step.map((sel) => reader.get(arr, sel)))));
-    const ms = performance.now() - t0;
-    const { requests, bytes } = server.totals();
-    const flat = steps.flat();
-    results.forEach((got, i) => check(got, flat[i]));
-    return { ms, requests, bytes };
+    await run(c.steps);
+    const ms = performance.now() - t0 - checkMs;
+    checkMs = 0;
+    const log = server.requests();
+    return { ms, t0, log, ...logFacts(log, sizeOf) };
   }
 
+  // The check's time, taken off the round's (it runs after each step).
+  let checkMs = 0;
   function check(got, selection) {
-    const [rows, cols] = selection ? selection.map((sl) => [sl.start, sl.stop]) : [[0, side], [0, side]];
+    const t = performance.now();
+    const [rows, cols] = selection ?? [[0, side], [0, side]];
     const width = cols[1] - cols[0];
     for (let r = rows[0]; r < rows[1]; r += 17) {
       for (let c = cols[0]; c < cols[1]; c += 13) {
@@ -138,32 +140,46 @@ try {
         }
       }
     }
+    checkMs += performance.now() - t;
   }
 
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const f = (x) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
+  const cases = networkCases(side);
   for (const latencyMs of latencies) {
     server.configure({ latencyMs });
-    console.log(`\n== ${latencyMs} ms per request, ${maxConcurrent} at once; median of ${rounds}; ms (requests); x = zarrita alone / reader`);
-    console.log(`${"array".padEnd(8)} ${"case".padEnd(32)} ${names.map((n) => n.padStart(20)).join("")}`);
+    const rows = [];
+    const traces = [];
     for (const arrayName of ["sharded", "chunked"]) {
-      for (const [label, steps] of Object.entries(cases(side))) {
+      for (const c of cases.filter((k) => k.arrays.includes(arrayName))) {
+        if (c.cache && typeof createChunkCache !== "function") {
+          rows.push({ array: arrayName, label: c.label, note: "skipped: the package does not export createChunkCache (yet)" });
+          continue;
+        }
         const runs = Object.fromEntries(names.map((n) => [n, []]));
         for (let r = 0; r < rounds; r++) {
           for (let k = 0; k < names.length; k++) {
             const name = names[(k + r) % names.length];
-            runs[name].push(await once(readers[name], arrayName, steps));
+            runs[name].push(await once(name, arrayName, c));
           }
         }
-        const ms = Object.fromEntries(names.map((n) => [n, median(runs[n].map((x) => x.ms))]));
-        const cells = names.map((n) => {
-          const req = median(runs[n].map((x) => x.requests));
-          const ratio = n === "zarrita" ? "" : ` ${(ms.zarrita / ms[n]).toFixed(2)}x`;
-          return `${f(ms[n])} (${req})${ratio}`.padStart(20);
-        });
-        console.log(`${arrayName.padEnd(8)} ${label.padEnd(32)} ${cells.join("")}`);
+        const results = Object.fromEntries(
+          names.map((n) => [n, { ms: median(runs[n].map((x) => x.ms)), requests: median(runs[n].map((x) => x.requests)), indexFetches: Math.max(...runs[n].map((x) => x.indexFetches)) }]),
+        );
+        rows.push({ array: arrayName, label: c.label, results, goal: arrayName === "sharded" ? c.goal?.(results) : undefined });
+        if (trace && arrayName === "sharded") {
+          for (const n of ["zarrita", "coalesce", "read"]) {
+            // The round whose time is the median's.
+            const round = runs[n].find((x) => x.ms === results[n].ms);
+            const path = criticalPath(round.log, round.t0, round.ms);
+            traces.push(`  ${c.label}, ${n}: ${round.ms.toFixed(1)} ms, ${round.requests} requests in ${path.waves} waves; last answer at ${path.lastAnswerMs.toFixed(1)} ms, then ${path.afterMs.toFixed(1)} ms to the end`);
+            traces.push(...timeline(round.log, round.t0));
+          }
+        }
       }
     }
+    const header = `${latencyMs} ms per request, at most ${maxConcurrent} at once${fetchOptions.useSuffixRequest ? ", suffix requests" : ""}; Node ${process.version}; median of ${rounds}; ms (requests); read/x = x's ms / read's`;
+    printTable({ header, names, rows });
+    if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave: round trips in a row)\n${traces.join("\n")}`);
   }
 } finally {
   await pool?.close();

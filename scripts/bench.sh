@@ -8,8 +8,13 @@
 # [--no-write]` runs the read pool's alone, `npm run bench -- compressed
 # [--no-write]` the compressed reads alone, `npm run bench -- memory
 # [--quick] [--no-write]` the memory one alone; `npm run bench --
+# network [options]` reads over a loopback network (bench/network.mjs;
+# --browser: in Chromium, bench/network-browser.mjs); `npm run bench --
 # --compressors [options]` runs bench/compressors.mjs (decompression
-# alone) instead.
+# alone) instead. With --quick the whole run ends with a smoke run of the
+# network bench (the 1024x1024 store at 0 ms: about 20 s, values checked);
+# without, the network bench is left to `npm run bench -- network` (at 0,
+# 25 and 100 ms it takes 10 minutes and more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == pool ]]; then
@@ -22,6 +27,15 @@ if [[ "${1:-}" == memory ]]; then
   shift
   bash scripts/build-wasm.sh >/dev/null
   exec node --expose-gc bench/memory.mjs "$@"
+fi
+if [[ "${1:-}" == network ]]; then
+  shift
+  bash scripts/build-wasm.sh >/dev/null
+  if [[ "${1:-}" == --browser ]]; then
+    shift
+    exec node bench/network-browser.mjs "$@"
+  fi
+  exec node --expose-gc bench/network.mjs "$@"
 fi
 if [[ "${1:-}" == compressed ]]; then
   shift
@@ -55,3 +69,9 @@ done
 node --expose-gc bench/pool.mjs "${pool_args[@]}"
 node --expose-gc bench/compressed-reads.mjs "${pool_args[@]}"
 node --expose-gc bench/memory.mjs "${pool_args[@]}"
+for arg in "$@"; do
+  if [[ "$arg" == --quick ]]; then
+    node --expose-gc bench/network.mjs --quick --latency=0
+    break
+  fi
+done

@@ -9,7 +9,7 @@
 //
 //   const server = await startNetworkServer(files, { latencyMs: 25, maxConcurrent: 6 });
 //   ... new zarr.FetchStore(`${server.url}/image.zarr`) ...
-//   server.requests();   // [{ method, path, range, status, bytes }]
+//   server.requests();   // [{ method, path, range, status, bytes, startMs, endMs }]
 //   await server.close();
 import { createServer } from "node:http";
 
@@ -53,7 +53,11 @@ function parseRange(header, size) {
  */
 export async function startNetworkServer(files, options = {}) {
   const settings = { latencyMs: 0, maxConcurrent: Infinity, ranges: true, suffixRanges: true, cors: true, ...options };
-  /** @type {{method: string, path: string, range?: string, status: number, bytes: number}[]} */
+  // startMs: when the request arrived (before it waited for a turn under
+  // maxConcurrent and for the latency); endMs: when its answer was sent.
+  // Both on performance.now()'s clock, so a benchmark in this process can
+  // lay each request on its reads' timeline (the round trips in a row).
+  /** @type {{method: string, path: string, range?: string, status: number, bytes: number, startMs: number, endMs: number}[]} */
   let log = [];
   /** path -> faults still to serve: "503", "429", "reset" */
   const faults = new Map();
@@ -87,18 +91,21 @@ export async function startNetworkServer(files, options = {}) {
       }).end();
       return;
     }
+    const startMs = performance.now();
     await take();
     inFlightPeak = Math.max(inFlightPeak, serving);
     try {
       if (settings.latencyMs > 0) await new Promise((r) => setTimeout(r, settings.latencyMs));
       const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-      const entry = { method: req.method ?? "GET", path, range: req.headers.range, status: 0, bytes: 0 };
+      const entry = { method: req.method ?? "GET", path, range: req.headers.range, status: 0, bytes: 0, startMs, endMs: startMs };
       log.push(entry);
+      res.once("finish", () => (entry.endMs = performance.now()));
       const pending = faults.get(path);
       if (pending?.length) {
         const fault = pending.shift();
         if (fault === "reset") {
           entry.status = -1;
+          entry.endMs = performance.now();
           req.socket.destroy();
           return;
         }

@@ -1,0 +1,130 @@
+// Reads over a network in Chromium: the cases and table of bench/network.mjs
+// (bench/network-cases.mjs), run in a page that Vite builds from
+// bench/network-page/ (zarrita 0.7.5 and the package, as an app bundles
+// them) and Debian's /usr/bin/chromium runs headless, driven by
+// playwright-core (never a downloaded browser). The page is served by
+// scripts/serve.mjs; the store by the loopback network server
+// (tests/js/support/network-server.mjs) on another origin (CORS), with a
+// delay per request and NO cap of its own: the browser's own limit of
+// connections per host (six, over HTTP/1.1) is the one that applies.
+// Readers: zarrita alone, zarrita + withRangeCoalescing, read() (no pool:
+// the page has no worker), and read() on withDataTypes(FetchStore), which
+// keeps the array's zarr.json from the open (as in bench/network.mjs). Each round opens a fresh store and array (not
+// timed, its requests not counted: the server's log is reset after it).
+// The temp folders (store, build) are removed at the end.
+//
+//   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--trace] [--no-store]
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+import { serve } from "../scripts/serve.mjs";
+import { launchChromium } from "../tests/js/support/browser.js";
+import { startNetworkServer } from "../tests/js/support/network-server.mjs";
+import { criticalPath, logFacts, networkCases, printTable, timeline } from "./network-cases.mjs";
+import { loadFolder } from "./network-files.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const quick = args.includes("--quick");
+const trace = args.includes("--trace");
+// Every request with { cache: "no-store" }: Chromium's HTTP cache then
+// takes no lock per URL (with it, concurrent range requests of one shard
+// wait for each other: zarrita's 16 tiles go out one at a time).
+const noStore = args.includes("--no-store");
+const rounds = Number(option("rounds", quick ? 1 : 3));
+const latencies = option("latency", "25").split(",").map(Number);
+const names = ["zarrita", "coalesce", "read", "withDataTypes"];
+
+const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-browser-"));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+let server;
+let pages;
+let browser;
+try {
+  const storeDir = join(dir, "store");
+  const pageDir = join(dir, "page");
+  mkdirSync(storeDir);
+  execFileSync("/usr/bin/python3", [join(root, "bench/make-network-store.py"), storeDir, ...(quick ? ["--quick"] : [])], { stdio: "inherit" });
+  await build({
+    root: join(root, "bench/network-page"),
+    configFile: false,
+    logLevel: "warn",
+    build: { outDir: pageDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 },
+  });
+  copyFileSync(join(storeDir, "expected.u16"), join(pageDir, "expected.u16"));
+  const files = loadFolder(join(storeDir, "image.zarr"), "/image.zarr");
+  const sizeOf = (path) => files.get(path)?.byteLength;
+  server = await startNetworkServer(files, { cors: true });
+  pages = await serve(pageDir);
+  browser = await launchChromium();
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(`${pages.url}/index.html`);
+  await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+  const { side, cache, userAgent } = await page.evaluate(([url, n]) => window.bench.setup(url, n), [`${server.url}/image.zarr`, noStore]);
+  const chrome = /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? userAgent;
+
+  async function once(name, arrayName, c) {
+    const plain = { steps: c.steps, warm: c.warm, cache: c.cache };
+    await page.evaluate(([n, a, k]) => window.bench.open(n, a, k), [name, arrayName, plain]);
+    server.reset();
+    const t0 = performance.now();
+    const ms = await page.evaluate((k) => window.bench.run(k), plain);
+    const log = server.requests();
+    return { ms, t0, log, ...logFacts(log, sizeOf) };
+  }
+
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const cases = networkCases(side);
+  for (const latencyMs of latencies) {
+    server.configure({ latencyMs });
+    const rows = [];
+    const traces = [];
+    for (const arrayName of ["sharded", "chunked"]) {
+      for (const c of cases.filter((k) => k.arrays.includes(arrayName))) {
+        if (c.cache && !cache) {
+          rows.push({ array: arrayName, label: c.label, note: "skipped: the package does not export createChunkCache (yet)" });
+          continue;
+        }
+        const runs = Object.fromEntries(names.map((n) => [n, []]));
+        for (let r = 0; r < rounds; r++) {
+          for (let k = 0; k < names.length; k++) {
+            const name = names[(k + r) % names.length];
+            runs[name].push(await once(name, arrayName, c));
+          }
+        }
+        const results = Object.fromEntries(
+          names.map((n) => [n, { ms: median(runs[n].map((x) => x.ms)), requests: median(runs[n].map((x) => x.requests)), indexFetches: Math.max(...runs[n].map((x) => x.indexFetches)) }]),
+        );
+        rows.push({ array: arrayName, label: c.label, results, goal: arrayName === "sharded" ? c.goal?.(results) : undefined });
+        if (trace && arrayName === "sharded") {
+          for (const n of ["zarrita", "coalesce", "read"]) {
+            const round = runs[n].find((x) => x.ms === results[n].ms);
+            const path = criticalPath(round.log, round.t0, round.ms);
+            traces.push(`  ${c.label}, ${n}: ${round.ms.toFixed(1)} ms, ${round.requests} requests in ${path.waves} waves; last answer at ${path.lastAnswerMs.toFixed(1)} ms`);
+            traces.push(...timeline(round.log, round.t0));
+          }
+        }
+      }
+    }
+    const header = `Chromium ${chrome} (Vite build)${noStore ? ", cache: no-store" : ""}, ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit); median of ${rounds}; ms (requests); read/x = x's ms / read's`;
+    printTable({ header, names, rows });
+    if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave; times from the driver's clock, ~1 ms early)\n${traces.join("\n")}`);
+  }
+  if (problems.length) throw new Error(`the page failed: ${problems.join("; ")}`);
+} finally {
+  await browser?.close();
+  pages?.server.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+}
