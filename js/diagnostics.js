@@ -12,6 +12,7 @@ import { describe, ZarrCodecError } from "./errors.js";
 import { wasm } from "./wasm/load.js";
 import { readCounts } from "./read/read-counts.js";
 import { scratchState } from "./read/place/scratch-budget.js";
+import { requestState } from "./read/fetch/request-accounts.js";
 import { recycleCount } from "./wasm/recycle.js";
 
 const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
@@ -54,6 +55,15 @@ export function diagnostics() {
      * `resetPeak`), requests waiting, and the budget.
      */
     readScratch: (resetPeak = false) => scratchState(resetPeak === true),
+    /**
+     * What read's store calls cost (read/fetch/request-accounts.js):
+     * `totals` since the last reset (reads, failedReads, requests,
+     * retries, failedRequests, bytes, overReadBytes) and `recent`, the last
+     * 32 reads' own figures, oldest first ({ path, requests,
+     * sharedRequests, retries, bytes, overReadBytes, chunks, ms, failed,
+     * error? }). `reset`: both start afresh after this call.
+     */
+    requests: (reset = false) => requestState(reset === true),
     /** How many times the instance was replaced by a fresh one. */
     recycles: () => recycleCount(),
     /**

@@ -114,6 +114,7 @@ export type ErrorCode =
   | "CODEC_FAILED"
   | "WORKER_FAILED"
   | "CALLBACK_FAILED"
+  | "FETCH_FAILED"
   | "INVALID_SELECTION"
   | "NOT_FOUND"
   | "UNKNOWN_CODEC"
@@ -644,6 +645,18 @@ export interface ReadOptions<T = unknown> {
    */
   indexCacheBytes?: number | undefined;
   /**
+   * A store call of read's that fails for a reason that passes (a network
+   * error, HTTP 429, 500, 502, 503 or 504) is tried again at most `retries`
+   * times, the n-th retry after a wait drawn from [0, min(maxDelayMs,
+   * baseDelayMs * 2^(n-1))) ms. Default { retries: 3, baseDelayMs: 100,
+   * maxDelayMs: 20000 }; false: none. Never after a 404 (a missing chunk),
+   * another status or an abort; an abort ends a wait at once. When the
+   * tries are spent the read fails with FETCH_FAILED, the last error its
+   * cause. Chunks read through zarrita's getChunk and metadata are not
+   * retried (docs/read.md, "Retries").
+   */
+  retry?: { retries?: number | undefined; baseDelayMs?: number | undefined; maxDelayMs?: number | undefined } | boolean | undefined;
+  /**
    * "reject" (the default): the read fails at its first failing chunk, as
    * zarr.get. "fill": a chunk whose fetch or decode fails is filled with
    * the fill value and listed in the result's `failedChunks`; aborts, a
@@ -721,6 +734,8 @@ export interface ReadProgress {
   chunk: number[];
   /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread. */
   worker: number | null;
+  /** Bytes the read's store calls have returned so far (the chunks' stored bytes, indexes and what coalescing read between them). */
+  bytes: number;
 }
 
 /** createReadPool()'s options. */
@@ -875,6 +890,12 @@ export interface Diagnostics {
   readScratch(resetPeak?: boolean): ReadScratch;
   /** How many times the instance was replaced by a fresh one. */
   recycles(): number;
+  /**
+   * What read()'s store calls cost: totals since the last reset and the
+   * last 32 reads' own figures, oldest first; `reset` starts both afresh
+   * after this call.
+   */
+  requests(reset?: boolean): RequestState;
   /** How many chunks read() has placed by each path in this realm (the fast path's share). */
   reads(): ReadCounts;
   /** Runs `codec`'s kernel on one scratch block `repetitions` times, nothing copied in or out (to time the kernel alone). */
@@ -883,6 +904,36 @@ export interface Diagnostics {
 
 /** The module instance's diagnostics. Call after ready(). */
 export function diagnostics(): Diagnostics;
+
+/** One read's store calls (diagnostics().requests().recent). */
+export interface ReadRequests {
+  /** The array's path ("/" for the root). */
+  path: string;
+  /** Store calls it waited on, each attempt counted (a call several reads shared counts in each). */
+  requests: number;
+  /** Of those, calls other reads waited on too (a coalesced range, a shard index). */
+  sharedRequests: number;
+  /** Attempts past the first of each call (see ReadOptions.retry). */
+  retries: number;
+  /** Bytes those calls returned. */
+  bytes: number;
+  /** Bytes of them no read used: gaps coalescing read over, parts of a whole object a server sent for a range. */
+  overReadBytes: number;
+  /** Chunks the selection touches. */
+  chunks: number;
+  /** Milliseconds from the call of read() to its end. */
+  ms: number;
+  failed: boolean;
+  /** The error's code (or name) where it failed. */
+  error?: string;
+}
+
+/** diagnostics().requests(). */
+export interface RequestState {
+  /** Since the last reset, each store call once. */
+  totals: { reads: number; failedReads: number; requests: number; retries: number; failedRequests: number; bytes: number; overReadBytes: number };
+  recent: ReadRequests[];
+}
 
 /** diagnostics().readScratch(). */
 export interface ReadScratch {

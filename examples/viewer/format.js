@@ -18,6 +18,37 @@ export function formatValue(v) {
   return String(Number(v.toPrecision(6)));
 }
 
+const BYTE_UNITS = [["GB", 1e9], ["MB", 1e6], ["kB", 1e3]];
+
+/**
+ * A count of bytes with 3 significant digits in the largest SI unit that
+ * keeps it at 1 or more, whole bytes as they are: 812 -> "812 B",
+ * 12345 -> "12.3 kB".
+ */
+export function formatBytes(n) {
+  for (const [unit, size] of BYTE_UNITS) {
+    const v = Number((n / size).toPrecision(3));
+    if (v >= 1) return `${v >= 1000 ? Math.round(v) : v.toPrecision(3)} ${unit}`;
+  }
+  return `${n} B`;
+}
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What a read's store calls cost (diagnostics().requests()'s figures of
+ * one read), in a line: "4 requests, 1.23 MB (12.0 kB over-read), 1 retry".
+ * Over-read, retries and requests shared with other reads only where there
+ * are any.
+ */
+export function formatRequests({ requests, bytes, overReadBytes, retries, sharedRequests }) {
+  let text = `${plural(requests, "request")}, ${formatBytes(bytes)}`;
+  if (overReadBytes > 0) text += ` (${formatBytes(overReadBytes)} over-read)`;
+  if (retries > 0) text += `, ${plural(retries, "retry", "retries")}`;
+  if (sharedRequests > 0) text += `, ${sharedRequests} shared with other reads`;
+  return text;
+}
+
 const UNITS = [["s", 1000], ["ms", 1], ["µs", 1e-3], ["ns", 1e-6]];
 
 /**

@@ -5,7 +5,7 @@
 // differ only in where the wasm runs. What it returns is plain data: it
 // crosses postMessage.
 import * as zarr from "zarrita";
-import { isPresented, read, register, storedDataType, structFields } from "zarr-codecs-wasm";
+import { diagnostics, isPresented, read, register, storedDataType, structFields } from "zarr-codecs-wasm";
 import { dataTypeName } from "../data-type-name.mjs";
 import { codecChain, findPackBits } from "./describe.js";
 import { openStore, storedMetadata } from "./open-store.js";
@@ -82,7 +82,7 @@ const isRecord = (stored) => Array.isArray(stored) || stored?.name === "struct" 
 
 /**
  * Opens `arrayPath` of the store at `storeUrl` and reads its slice.
- * Returns { kind, info, height, width, chunkMs, gridColumns } and by kind:
+ * Returns { kind, info, height, width, chunkMs, gridColumns, requests } and by kind:
  *   "image":   values (one per pixel)
  *   "struct":  table (its first records) and fields (each numeric field's
  *              values, one per pixel)
@@ -90,7 +90,9 @@ const isRecord = (stored) => Array.isArray(stored) || stored?.name === "struct" 
  * info: stored and presented types, the codec chain, shapes, the bit
  * range a packbits chunk holds. chunkMs: per chunk its coords, the mean
  * decode time here, and the pool's worker that decoded it in the read
- * (null: this thread).
+ * (null: this thread). requests: what the read's store calls cost
+ * (diagnostics().requests()'s figures of it: requests, bytes,
+ * overReadBytes, retries, sharedRequests), or null.
  * @param {{format?: "auto" | "zarr" | "n5", rows?: number, pool?: object}} [options]
  *   pool: read through this read pool (createReadPool)
  */
@@ -110,6 +112,7 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   const decodedBy = new Map();
   const onProgress = ({ chunk, worker }) => decodedBy.set(chunk.join(","), worker);
   const result = asResult(await read(arr, selection, pool ? { pool, onProgress } : {}));
+  const requests = requestsOf(arr.path); // before the timing below reads anything
   const chunkMs = (await timeChunks(arr, selection)).map((c) => ({ ...c, worker: decodedBy.get(c.coords.join(",")) ?? null }));
 
   // The array index of the k-th element of the slice: the slice's own
@@ -141,7 +144,7 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
   };
   const last = storedShape.length - 1; // chunks per row of the drawn grid
   const gridColumns = last < 0 ? 1 : Math.ceil(arr.shape[last] / arr.chunks[last]);
-  const common = { info, height, width, chunkMs, gridColumns };
+  const common = { info, height, width, chunkMs, gridColumns, requests };
 
   if (record) {
     const { table, fields } = structTable(structFields(result, arr), storedType, height * width, rows, indexOf);
@@ -152,6 +155,21 @@ export async function readSlice(storeUrl, arrayPath, { format = "auto", rows = T
     return { ...common, kind: "strings", table: stringTable(result.data, rows, indexOf) };
   }
   return { ...common, kind: "image", values: plain(result.data) };
+}
+
+/**
+ * The figures of the last read of the array at `path` (read keeps the last
+ * reads' own: diagnostics().requests().recent), as plain data, or null.
+ */
+export function requestsOf(path) {
+  const { recent } = diagnostics().requests();
+  for (let i = recent.length - 1; i >= 0; i--) {
+    if (recent[i].path === path) {
+      const { requests, bytes, overReadBytes, retries, sharedRequests } = recent[i];
+      return { requests, bytes, overReadBytes, retries, sharedRequests };
+    }
+  }
+  return null;
 }
 
 /** The buffers of a readSlice result, for postMessage's transfer list. */

@@ -21,7 +21,7 @@
 //   ?rows=N           rows of the tables (default 20)
 import { createReadPool, hasWasmSimd, ready } from "zarr-codecs-wasm";
 import { smallestMagnitude, sliderScale, valueRange } from "./contrast.js";
-import { formatDuration, formatValue } from "./format.js";
+import { formatDuration, formatRequests, formatValue } from "./format.js";
 import { MIN_MS, MIN_REPEAT, readSlice, TABLE_ROWS } from "./read-slice.js";
 import { legendOf, renderRGBA } from "./render.js";
 
@@ -159,7 +159,7 @@ function showInfo(info, s, shown) {
   }));
 }
 
-function showTimes(s, chunkMs, columns, overlayChunkMs) {
+function showTimes(s, chunkMs, columns, overlayChunkMs, requests) {
   const rows = [];
   for (let i = 0; i < chunkMs.length; i += columns) {
     const tr = document.createElement("tr");
@@ -185,6 +185,8 @@ function showTimes(s, chunkMs, columns, overlayChunkMs) {
     `(mean ${formatDuration(mean(chunkMs))}; each chunk decoded at least ${MIN_REPEAT} times and for at least ${MIN_MS} ms)`;
   if (overlayChunkMs.length) summary += `; ${s.overlayPath}: median ${formatDuration(median(overlayChunkMs))}`;
   $("summary").textContent = summary;
+  // What the read of the slice asked the store for (read's own count).
+  $("requests").textContent = requests ? `read of ${s.arrayPath}: ${formatRequests(requests)}` : "";
   // Which pool worker decoded which chunk: the mark on each cell's left.
   const workers = [...new Set(chunkMs.map((c) => c.worker).filter(Number.isInteger))].sort((a, b) => a - b);
   $("workers").replaceChildren(...(workers.length ? [`decoded by the read pool's workers (${pool.workers} at most): `] : []), ...workers.flatMap((w) => {
@@ -384,7 +386,7 @@ function show(result, overlay, s) {
     shown = `${result.table.total} strings, the first ${n} in the table`;
   }
   showInfo(result.info, s, shown);
-  showTimes(s, result.chunkMs, result.gridColumns, overlay?.chunkMs ?? []);
+  showTimes(s, result.chunkMs, result.gridColumns, overlay?.chunkMs ?? [], result.requests);
   Object.assign(state, {
     kind: result.kind,
     info: result.info,
@@ -394,6 +396,7 @@ function show(result, overlay, s) {
     chunkWorkers: result.chunkMs.map((c) => c.worker),
     medianMs: result.chunkMs.length ? median(result.chunkMs) : null,
     overlayChunkMs: overlay ? overlay.chunkMs.map((c) => c.ms) : [],
+    requests: result.requests ?? null,
   });
   $("status").textContent = `decoded ${result.chunkMs.length} ${s.arrayPath} chunks` +
     (overlay ? ` and ${overlay.chunkMs.length} ${s.overlayPath} chunks` : "") + ` in ${where}`;

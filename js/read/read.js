@@ -28,6 +28,7 @@ import { asRegion, chunksOf } from "./selection/chunks.js";
 import { planOf } from "./plan/plan.js";
 import { chunkSource } from "./fetch/chunk-source.js";
 import { fetchSettings } from "./fetch/fetch-options.js";
+import { ReadAccount } from "./fetch/request-accounts.js";
 import { decodeStage } from "./decode/decode-stage.js";
 import { checkInto, newOutput } from "./place/output.js";
 import { bandPlacer } from "./place/band-placer.js";
@@ -47,15 +48,16 @@ function checkOptions(options) {
   }
 }
 
-// onProgress({ done, total, chunk, worker }) once per chunk placed: a call
-// that throws fails the read (CALLBACK_FAILED, its error as the cause).
-function progressOf(onProgress, total) {
+// onProgress({ done, total, chunk, worker, bytes }) once per chunk placed
+// (bytes: what the read's store calls returned so far): a call that throws
+// fails the read (CALLBACK_FAILED, its error as the cause).
+function progressOf(onProgress, total, account) {
   if (onProgress === undefined) return undefined;
   let done = 0;
   return (c, worker = null) => {
     done += 1;
     try {
-      onProgress({ done, total, chunk: c.coords.slice(), worker });
+      onProgress({ done, total, chunk: c.coords.slice(), worker, bytes: account.bytes });
     } catch (cause) {
       throw new ZarrCodecError("CALLBACK_FAILED", `read: onProgress threw: ${messageOf(cause)}`, { cause });
     }
@@ -71,6 +73,28 @@ function progressOf(onProgress, total) {
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
+  // The read's requests, bytes and retries (fetch/request-accounts.js:
+  // diagnostics().requests()), settled however the read ends.
+  const account = new ReadAccount(pathOf(arr));
+  try {
+    const result = await readAccounted(arr, selection, options, ensureReady, account);
+    account.finish();
+    return result;
+  } catch (error) {
+    account.finish(error);
+    throw error;
+  }
+}
+
+function pathOf(arr) {
+  try {
+    return typeof arr?.path === "string" ? arr.path : "";
+  } catch {
+    return "";
+  }
+}
+
+async function readAccounted(arr, selection, options, ensureReady, account) {
   checkOptions(options);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
   const cache = options.cache === undefined ? undefined : chunkStoreOf(options.cache);
@@ -101,12 +125,13 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   if (failures && !scalar) result.failedChunks = failures.list;
   if (size === 0) return result;
   const chunks = chunksOf(region);
+  account.chunks = chunks.length;
   const queue = (options.createQueue ?? options.create_queue)?.() ?? allQueue();
-  const progress = progressOf(options.onProgress, chunks.length);
+  const progress = progressOf(options.onProgress, chunks.length, account);
   const placed = progress ?? (() => {});
   // fetch: where each chunk's stored bytes come from.
   const storeOptions = { ...(options.opts ?? {}), signal: storeSignal, [FILLS_MISSING]: true };
-  const source = chunkSource(arr, plan, storeOptions, requests, signal);
+  const source = chunkSource(arr, plan, storeOptions, requests, signal, account);
   const chunkFailures = scalar ? undefined : failures;
   // Through the pool where its workers decode the array's chain, and
   // where there is more to share out than a tile (the pool's

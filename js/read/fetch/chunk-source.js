@@ -6,7 +6,8 @@
 // nothing left to do).
 import { arrayName } from "../../errors.js";
 import { withCodecContext } from "../../zarrita/unknown-codec.js";
-import { shardReader } from "./shard-reader.js";
+import { keyUnder, shardReader } from "./shard-reader.js";
+import { chunkCall } from "./store-requests.js";
 
 /**
  * @typedef {{missing: true} | {bytes: Uint8Array} | {chunk: {data: unknown, shape: number[], stride: number[]}}} Fetched
@@ -29,41 +30,46 @@ const LAYOUT_ERRORS = new Set(["CHECKSUM_MISMATCH", "LENGTH_MISMATCH", "INVALID_
 // read from the document, the reader made again from it, and the chunk
 // asked for again: an error then is the shard's. Index codecs read does
 // not read leave the shards to zarrita's own getter.
-async function shardBytes(arr, plan, coords, options, settings) {
+async function shardBytes(arr, plan, coords, options, settings, account) {
   plan.shards ??= shardReader(arr, plan.za, plan.sharding);
   const reader = plan.shards;
   try {
-    return await reader.read(coords, options, settings);
+    return await reader.read(coords, options, settings, account);
   } catch (error) {
     if (!reader.sharding?.assumed || !LAYOUT_ERRORS.has(error?.code)) throw error;
     const confirmed = await plan.confirmSharding();
     if (plan.shards === reader) {
       plan.sharding = confirmed;
-      plan.shards = confirmed.unsupported ? zarritaShards(plan.za, confirmed) : shardReader(arr, plan.za, confirmed);
+      plan.shards = confirmed.unsupported ? zarritaShards(arr, plan.za, confirmed) : shardReader(arr, plan.za, confirmed);
     }
-    return plan.shards.read(coords, options, settings);
+    return plan.shards.read(coords, options, settings, account);
   }
 }
 
 // zarrita's own reader of the array's shards, for index codecs read does
-// not read.
-const zarritaShards = (za, sharding) => ({ sharding, read: (coords, options) => za.chunkBytes(coords, options) });
+// not read (through the gateway: retried and counted as one call).
+const zarritaShards = (arr, za, sharding) => ({
+  sharding,
+  read: (coords, options, settings, account) => chunkCall(keyUnder(arr.path, za.chunkKey(coords)), account, settings.retry, options.signal, () => za.chunkBytes(coords, options)),
+});
 
 /**
  * How read gets a chunk's stored bytes, or undefined where read does not
  * fetch the array's chunks itself (no fill known to fill missing ones, or
- * zarrita's fetch not found).
+ * zarrita's fetch not found). Every store call goes through the gateway
+ * (store-requests.js: retried, counted for the read's `account`).
  * @returns {((coords: number[]) => Promise<Uint8Array | undefined | null>) | undefined}
  */
-function storeFetch(arr, plan, storeOptions, settings) {
+function storeFetch(arr, plan, storeOptions, settings, account) {
   const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
   if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
   if (plan.sharding) {
-    if (plan.decoder) return (coords) => shardBytes(arr, plan, coords, storeOptions, settings);
-    return async (coords) => ownBuffer(await shardBytes(arr, plan, coords, storeOptions, settings));
+    if (plan.decoder) return (coords) => shardBytes(arr, plan, coords, storeOptions, settings, account);
+    return async (coords) => ownBuffer(await shardBytes(arr, plan, coords, storeOptions, settings, account));
   }
   if (!plan.za.chunkBytes) return undefined;
-  return (coords) => plan.za.chunkBytes(coords, storeOptions);
+  const keyOf = (coords) => (plan.za.chunkKey ? keyUnder(arr.path, plan.za.chunkKey(coords)) : `chunk [${coords.join(", ")}] of ${arr.path}`);
+  return (coords) => chunkCall(keyOf(coords), account, settings.retry, storeOptions.signal, () => plan.za.chunkBytes(coords, storeOptions));
 }
 
 /**
@@ -72,9 +78,10 @@ function storeFetch(arr, plan, storeOptions, settings) {
  * @param {object} storeOptions what the store gets with each call (the read's signal)
  * @param {import("./fetch-options.js").FetchSettings} settings
  * @param {{throwIfAborted(): void} | undefined} signal
+ * @param {import("./request-accounts.js").ReadAccount} [account]  the read's figures
  */
-export function chunkSource(arr, plan, storeOptions, settings, signal) {
-  const fetch = storeFetch(arr, plan, storeOptions, settings);
+export function chunkSource(arr, plan, storeOptions, settings, signal, account) {
+  const fetch = storeFetch(arr, plan, storeOptions, settings, account);
   if (fetch) {
     return {
       /** The chunk's bytes as the store has them (undefined: missing). */

@@ -13,18 +13,35 @@
 //     recently used dropped first. Default 8 MiB: half a million inner
 //     chunks' entries (16 bytes each). 0 keeps an index only while reads
 //     that started together use it.
+//   retry: { retries, baseDelayMs, maxDelayMs } | false
+//     a store call that fails for a reason that passes (a network error,
+//     HTTP 429, 500, 502, 503, 504: transient-failures.js) is tried again
+//     at most `retries` times, the n-th retry after a wait drawn from
+//     [0, min(maxDelayMs, baseDelayMs * 2^(n-1))) (full jitter: backoff.js).
+//     Defaults: 3 retries (4 attempts), 100 ms, 20 s. The AWS SDKs' standard
+//     mode makes 3 attempts with a 100 ms base and a 20 s cap (the cap and
+//     the base are theirs); Rust's object_store makes up to 10 retries from
+//     100 ms, capped at 15 s; gcsfs 6, waiting up to 32 s. A read is
+//     usually someone waiting on a screen: one retry more than AWS (a 503
+//     burst from S3 often outlasts two) but far fewer than object_store's
+//     batch-minded 10, so a store that is down fails the read within about
+//     a second (at most 100 + 200 + 400 ms of waits) instead of minutes.
+//     false: no retry (a transient failure fails the read at once, still
+//     as FETCH_FAILED).
 import { describe, ZarrCodecError } from "../../errors.js";
 
 /**
  * @typedef {object} FetchSettings
  * @property {{maxGapBytes: number, maxBytes: number} | false} coalesce
  * @property {number} indexCacheBytes
+ * @property {{retries: number, baseDelayMs: number, maxDelayMs: number} | false} retry
  */
 
 /** @type {FetchSettings} */
 export const DEFAULT_FETCH = Object.freeze({
   coalesce: Object.freeze({ maxGapBytes: 1 << 20, maxBytes: 16 << 20 }),
   indexCacheBytes: 8 << 20,
+  retry: Object.freeze({ retries: 3, baseDelayMs: 100, maxDelayMs: 20_000 }),
 });
 
 function bytesCount(name, value) {
@@ -32,12 +49,37 @@ function bytesCount(name, value) {
   throw new ZarrCodecError("INVALID_INPUT", `read: ${name} must be a number of bytes (an integer >= 0), got ${describe(value)}`);
 }
 
+function count(name, value) {
+  if (Number.isSafeInteger(value) && value >= 0) return value;
+  throw new ZarrCodecError("INVALID_INPUT", `read: ${name} must be an integer >= 0, got ${describe(value)}`);
+}
+
+function milliseconds(name, value) {
+  if (typeof value === "number" && value >= 0 && (Number.isFinite(value) || value === Infinity)) return value;
+  throw new ZarrCodecError("INVALID_INPUT", `read: ${name} must be a number of milliseconds >= 0, got ${describe(value)}`);
+}
+
+function retrySettings(retry) {
+  if (retry === undefined || retry === true) return DEFAULT_FETCH.retry;
+  if (retry === false) return false;
+  if (retry === null || typeof retry !== "object") {
+    throw new ZarrCodecError("INVALID_INPUT", `read: retry must be false or { retries, baseDelayMs, maxDelayMs }, got ${describe(retry)}`);
+  }
+  const { retries, baseDelayMs, maxDelayMs } = retry;
+  const defaults = DEFAULT_FETCH.retry;
+  return {
+    retries: retries === undefined ? defaults.retries : count("retry.retries", retries),
+    baseDelayMs: baseDelayMs === undefined ? defaults.baseDelayMs : milliseconds("retry.baseDelayMs", baseDelayMs),
+    maxDelayMs: maxDelayMs === undefined ? defaults.maxDelayMs : milliseconds("retry.maxDelayMs", maxDelayMs),
+  };
+}
+
 /**
- * @param {{coalesce?: unknown, indexCacheBytes?: unknown}} options read's options
+ * @param {{coalesce?: unknown, indexCacheBytes?: unknown, retry?: unknown}} options read's options
  * @returns {FetchSettings}
  */
 export function fetchSettings(options) {
-  const { coalesce, indexCacheBytes } = options;
+  const { coalesce, indexCacheBytes, retry } = options;
   let ranges = DEFAULT_FETCH.coalesce;
   if (coalesce === false) ranges = false;
   else if (coalesce !== undefined && coalesce !== true) {
@@ -52,5 +94,6 @@ export function fetchSettings(options) {
   return {
     coalesce: ranges,
     indexCacheBytes: indexCacheBytes === undefined ? DEFAULT_FETCH.indexCacheBytes : bytesCount("indexCacheBytes", indexCacheBytes),
+    retry: retrySettings(retry),
   };
 }

@@ -7,8 +7,10 @@
 //
 // Ranges are gathered until the current task ends (the reads' chunk
 // fetches all start in the microtasks after their shard's index arrives),
-// then fetched at once.
-import { sharedSignal } from "./shared-signal.js";
+// then fetched at once, each request through the store-call gateway
+// (store-requests.js: retried, and counted for every read it serves).
+import { sharedSignal, untilAborted } from "./shared-signal.js";
+import { StoreCall } from "./store-requests.js";
 
 const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
 
@@ -19,7 +21,10 @@ const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalTh
  * @property {number} length
  * @property {object} options    the read's store options (its signal)
  * @property {{maxGapBytes: number, maxBytes: number}} coalesce
- * @property {(bytes: Uint8Array | undefined, whole: boolean) => void} resolve
+ * @property {import("./store-requests.js").RetrySettings} retry  (a request
+ *   shared by reads retries as the first of them asks)
+ * @property {import("./request-accounts.js").ReadAccount} [account]  the read's figures
+ * @property {(bytes: Uint8Array | undefined, whole: boolean, call: StoreCall) => void} resolve
  *   the range's bytes; `whole`: the store answered with the whole object
  *   (whose bytes then start at offset 0)
  * @property {(error: unknown) => void} reject
@@ -69,13 +74,16 @@ export class RangeCoalescer {
 
   /**
    * @param {Omit<Wanted, "resolve" | "reject">} range
-   * @returns {Promise<{bytes: Uint8Array | undefined, whole: boolean}>}
+   * @returns {Promise<{bytes: Uint8Array | undefined, whole: boolean, call: StoreCall}>}
+   *   `call`: where a whole object came, the caller says which bytes it used
    */
   get(range) {
-    return new Promise((resolve, reject) => {
+    const got = new Promise((resolve, reject) => {
       if (this.#pending.length === 0) nextTask(() => this.#flush());
-      this.#pending.push({ ...range, resolve: (bytes, whole) => resolve({ bytes, whole }), reject });
+      this.#pending.push({ ...range, resolve: (bytes, whole, call) => resolve({ bytes, whole, call }), reject });
     });
+    // A read that aborts stops waiting on a request other reads still share.
+    return untilAborted(got, range.options?.signal);
   }
 
   #flush() {
@@ -103,9 +111,11 @@ export class RangeCoalescer {
     const signal = sharedSignal(members.map((m) => m.options?.signal));
     const options = { ...members[0].options, signal };
     if (signal === undefined) delete options.signal;
+    const call = new StoreCall(key, members[0].retry, signal);
+    for (const m of members) call.join(m.account);
     let bytes;
     try {
-      bytes = await this.store.getRange(key, { offset, length: end - offset }, options);
+      bytes = await call.run(() => this.store.getRange(key, { offset, length: end - offset }, options));
     } catch (error) {
       for (const m of members) m.reject(error);
       return;
@@ -114,12 +124,13 @@ export class RangeCoalescer {
       // As asked (or short, or missing: the caller says what it expected).
       for (const m of members) {
         const at = m.offset - offset;
-        m.resolve(bytes instanceof Uint8Array ? bytes.subarray(Math.min(at, bytes.byteLength), Math.min(at + m.length, bytes.byteLength)) : bytes, false);
+        call.use(at, m.length);
+        m.resolve(bytes instanceof Uint8Array ? bytes.subarray(Math.min(at, bytes.byteLength), Math.min(at + m.length, bytes.byteLength)) : bytes, false, call);
       }
       return;
     }
     // More than asked: the whole object (a server that ignores Range);
     // the caller checks it and takes its ranges from it.
-    for (const m of members) m.resolve(bytes, true);
+    for (const m of members) m.resolve(bytes, true, call);
   }
 }

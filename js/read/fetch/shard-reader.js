@@ -5,7 +5,9 @@
 // by concurrent ones (index-cache.js); then each inner chunk by offset and
 // length, the ranges of one shard that reads started in the same tick
 // need fetched together (range-coalescer.js). Every range is checked
-// against what the store returned.
+// against what the store returned. Every store call goes through the
+// gateway (store-requests.js): retried where it failed for a reason that
+// passes, and counted for each read that waits on it.
 //
 // A store whose server ignores Range (python3 -m http.server) answers a
 // range with the whole object: read sees more bytes than it asked for,
@@ -24,6 +26,9 @@ import { crc32c } from "../../codecs/crc32c.js";
 import { IndexCache } from "./index-cache.js";
 import { RangeCoalescer } from "./range-coalescer.js";
 import { DEFAULT_FETCH } from "./fetch-options.js";
+import { StoreCall } from "./store-requests.js";
+import { isAbort } from "./transient-failures.js";
+import { joinableSignal, untilAborted } from "./shared-signal.js";
 import { suffixRefusal } from "./suffix-refusal.js";
 
 const MISSING = 0xffffffffffffffffn;
@@ -44,13 +49,13 @@ function ignoredRange(key, asked, got) {
 }
 
 // Inner chunk bytes `from`..`from + n` of an answer that is the whole
-// object (a server that ignored Range), or the refusal where it is shorter.
-function sliceOfWhole(key, wanted, whole, from, n) {
+// object (a server that ignored Range), or the refusal where it is shorter;
+// `call` (the request that brought it) counts them as used.
+function sliceOfWhole(key, wanted, whole, from, n, call) {
   if (from + n > whole.byteLength) throw ignoredRange(key, wanted, whole.byteLength);
+  call?.use(from, n);
   return whole.subarray(from, from + n);
 }
-
-const isAbort = (error) => error?.name === "AbortError" || error?.name === "TimeoutError";
 
 /**
  * @param {{store: object, path: string}} arr
@@ -82,26 +87,28 @@ export function shardReader(arr, za, sharding) {
     return view;
   }
 
-  /** @returns {Promise<{view: DataView, whole: Uint8Array | undefined} | null>} */
-  async function fetchIndex(key, options) {
+  /** @returns {Promise<{view: DataView, whole: Uint8Array | undefined, call: StoreCall} | null>} */
+  async function fetchIndex(key, options, call) {
     const range = atStart ? { offset: 0, length: indexBytes } : { suffixLength: indexBytes };
     let bytes;
     try {
-      bytes = await store.getRange(key, range, options);
+      bytes = await call.run(() => store.getRange(key, range, options));
     } catch (error) {
       throw (!atStart && suffixRefusal(key, indexBytes, error)) || error;
     }
     if (bytes === undefined || bytes === null) return null;
     if (bytes instanceof Uint8Array && bytes.byteLength > indexBytes) {
       // The whole shard, where its index alone was asked for.
-      const index = atStart ? bytes.subarray(0, indexBytes) : bytes.subarray(bytes.byteLength - indexBytes);
+      const at = atStart ? 0 : bytes.byteLength - indexBytes;
+      const index = bytes.subarray(at, at + indexBytes);
       let view;
       try {
         view = checkedIndex(key, index);
       } catch {
         throw ignoredRange(key, `the ${indexBytes} bytes of its index`, bytes.byteLength);
       }
-      return { view, whole: bytes };
+      call.use(at, indexBytes);
+      return { view, whole: bytes, call };
     }
     if (!(bytes instanceof Uint8Array) || bytes.byteLength !== indexBytes) {
       throw new ZarrCodecError(
@@ -109,23 +116,53 @@ export function shardReader(arr, za, sharding) {
         `read: shard ${key}: its index should be ${indexBytes} bytes at its ${sharding.indexLocation}, got ${bytes?.byteLength ?? 0}`,
       );
     }
-    return { view: checkedIndex(key, bytes), whole: undefined };
+    call.use(0, indexBytes);
+    return { view: checkedIndex(key, bytes), whole: undefined, call };
   }
 
   // What a kept index holds: its bytes, and the whole shard where the
   // server sent it.
   const keptBytes = (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0);
 
-  // The shard's index, kept; a fetch another read started and then
-  // aborted is not this read's failure: it asks again.
-  async function indexOf(key, options) {
+  // Index fetches under way, each with the signal the reads waiting on it
+  // share (aborted only once all of them have) and its store call (which
+  // counts for each of them).
+  /** @type {Map<string, {shared: ReturnType<typeof joinableSignal>, call: StoreCall}>} */
+  const fetching = new Map();
+
+  function startIndexFetch(key, options, settings, account) {
+    const shared = joinableSignal();
+    shared.join(options?.signal);
+    const call = new StoreCall(key, settings.retry, shared.signal).join(account);
+    const flight = { shared, call };
+    fetching.set(key, flight);
+    const promise = fetchIndex(key, { ...options, signal: shared.signal }, call);
+    const done = () => {
+      shared.release();
+      if (fetching.get(key) === flight) fetching.delete(key);
+    };
+    promise.then(done, done);
+    return cache.set(key, promise, keptBytes);
+  }
+
+  // The shard's index, kept: a read that finds its fetch under way joins
+  // it (the fetch goes on while any read waiting on it has not aborted); a
+  // fetch that was aborted before this read could join is asked again.
+  async function indexOf(key, options, settings, account) {
     let index = cache.get(key);
-    if (!index) index = cache.set(key, fetchIndex(key, options), keptBytes);
+    const flight = index && fetching.get(key);
+    if (flight) {
+      if (flight.shared.join(options?.signal)) flight.call.join(account);
+      else index = undefined;
+    }
+    if (!index) index = startIndexFetch(key, options, settings, account);
     try {
-      return await index;
+      return await untilAborted(index, options?.signal);
     } catch (error) {
+      // Kept as a guard: with joined signals a shared fetch aborts only
+      // when this read has too.
       if (!isAbort(error) || options?.signal?.aborted) throw error;
-      return cache.set(key, fetchIndex(key, options), keptBytes);
+      return startIndexFetch(key, options, settings, account);
     }
   }
 
@@ -134,18 +171,19 @@ export function shardReader(arr, za, sharding) {
    * @param {number[]} coords
    * @param {object} options  the read's store options (its signal)
    * @param {import("./fetch-options.js").FetchSettings} settings
+   * @param {import("./request-accounts.js").ReadAccount} [account]  the read's figures
    * @returns {Promise<Uint8Array | undefined>}
    */
-  async function read(coords, options, settings) {
+  async function read(coords, options, settings, account) {
     if (cache.maxBytes !== settings.indexCacheBytes) {
       cache.maxBytes = settings.indexCacheBytes;
       cache.trim();
     }
     const shard = coords.map((c, i) => Math.floor(c / perShard[i]));
     const key = keyUnder(arr.path, za.chunkKey(shard));
-    const index = await indexOf(key, options);
+    const index = await indexOf(key, options, settings, account);
     if (index === null) return undefined;
-    const { view, whole } = index;
+    const { view, whole, call: indexCall } = index;
     let at = 0;
     for (let i = 0; i < coords.length; i++) at = at * perShard[i] + (coords[i] % perShard[i]);
     const offset = view.getBigUint64(16 * at, sharding.littleIndex);
@@ -157,15 +195,17 @@ export function shardReader(arr, za, sharding) {
     const from = Number(offset);
     const n = Number(length);
     const wanted = `inner chunk ${at} (${n} bytes at offset ${from})`;
-    if (whole) return sliceOfWhole(key, `the ${indexBytes} bytes of its index`, whole, from, n);
+    if (whole) return sliceOfWhole(key, `the ${indexBytes} bytes of its index`, whole, from, n, indexCall);
     let bytes;
     if (settings.coalesce) {
-      const got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce });
+      const got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce, retry: settings.retry, account });
       bytes = got.bytes;
-      if (got.whole) return sliceOfWhole(key, wanted, bytes, from, n);
+      if (got.whole) return sliceOfWhole(key, wanted, bytes, from, n, got.call);
     } else {
-      bytes = await store.getRange(key, { offset: from, length: n }, options);
-      if (bytes instanceof Uint8Array && bytes.byteLength > n) return sliceOfWhole(key, wanted, bytes, from, n);
+      const call = new StoreCall(key, settings.retry, options?.signal).join(account);
+      bytes = await call.run(() => store.getRange(key, { offset: from, length: n }, options));
+      if (bytes instanceof Uint8Array && bytes.byteLength > n) return sliceOfWhole(key, wanted, bytes, from, n, call);
+      if (bytes instanceof Uint8Array) call.use(0, bytes.byteLength);
     }
     if (!(bytes instanceof Uint8Array) || bytes.byteLength !== n) {
       throw new ZarrCodecError(

@@ -4,11 +4,13 @@
 // activations (both through withDataTypes) on the linear and the
 // symmetric-log scale, with the automatic and the min/max window; decode
 // times printed with 3 significant digits, their median summarised.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { VIEWER_STORE } from "../../../scripts/make-viewer-store.mjs";
 import { describe, expect, jest, test } from "@jest/globals";
 import { makeActivations, makeImage, makeMask, makeWeights, SHAPE } from "../../../examples/sample-store.mjs";
 import { ARTIFACTS } from "../support/browser.js";
-import { formatDuration } from "../../../examples/viewer/format.js";
+import { formatBytes, formatDuration } from "../../../examples/viewer/format.js";
 import {
   autoWindow, canvasRGBA, choose, expectedRGBA, finiteRange, firstDifference, openViewer, setControls, smallestNonZero, viewerSession,
 } from "../support/viewer-page.js";
@@ -19,6 +21,9 @@ jest.setTimeout(120000);
 const viewer = viewerSession();
 
 const differs = async (page, values, view, mask) => firstDifference(await canvasRGBA(page), expectedRGBA(values, view, mask), SHAPE[1]);
+
+/** Every file under `dir`. */
+const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 
 const WHERE = { main: "this page", worker: "a Web Worker", pool: "a read pool of " };
 
@@ -70,6 +75,11 @@ describe.each(["pool", "main", "worker"])("viewer, decoding in %s", (mode) => {
     expect(await page.textContent("#summary")).toMatch(
       new RegExp(`^image: ${formatDuration(medianMs).replace(".", "\\.")} per chunk, the median of 16 chunks \\(mean (\\d\\.\\d\\d|\\d\\d\\.\\d|\\d{3}) (ns|µs|ms|s); `),
     );
+    // What the read of the image asked the store for (read's own count):
+    // one request per chunk, each chunk file's bytes, nothing over-read.
+    const chunkBytes = filesUnder(join(VIEWER_STORE, "image", "c")).reduce((n, f) => n + statSync(f).size, 0);
+    expect(state.requests).toEqual({ requests: 16, bytes: chunkBytes, overReadBytes: 0, retries: 0, sharedRequests: 0 });
+    expect(await page.textContent("#requests")).toBe(`read of image: 16 requests, ${formatBytes(chunkBytes)}`);
     expect(problems).toEqual([]);
     await page.close();
   });

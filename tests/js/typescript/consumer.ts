@@ -221,6 +221,8 @@ function advice(code: ErrorCode): string {
       return "a read pool's worker ended; later reads start another";
     case "CALLBACK_FAILED":
       return "onProgress threw: its error is the cause";
+    case "FETCH_FAILED":
+      return "a store call kept failing: the last failure is the cause";
     case "INVALID_SELECTION":
       return "a selection read cannot take, as numpy refuses it";
     case "NOT_FOUND":
