@@ -5,7 +5,7 @@
 // shard's index as written (hand-store.js).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
-import { diagnostics, read, ready, register } from "../../../js/index.js";
+import { diagnostics, read, ready, register, withDataTypes } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
@@ -31,14 +31,19 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 beforeEach(() => server.configure({ ranges: true }));
 
+// /start through withDataTypes, which gives read the document zarrita
+// opened: read takes the index layout from it, rather than first trying
+// the default layout (at the end) as on a plain store
+// (shard-layout-probe.test.js), so the requests here are the read's own.
 async function open(path) {
-  const arr = await zarr.open(zarr.root(new zarr.FetchStore(server.url)).resolve(path), { kind: "array" });
+  const store = new zarr.FetchStore(server.url);
+  const arr = await zarr.open(zarr.root(path === "start" ? withDataTypes(store) : store).resolve(path), { kind: "array" });
   server.reset();
   diagnostics().requests(true);
   return arr;
 }
 
-/** What the server saw, but the metadata (read reads a sharded array's zarr.json once: network-metadata.test.js). */
+/** What the server saw, but the metadata. */
 function seen() {
   const log = server.requests().filter((r) => !r.path.endsWith("zarr.json"));
   return { requests: log.length, bytes: log.reduce((n, r) => n + r.bytes, 0) };
