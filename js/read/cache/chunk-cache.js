@@ -13,12 +13,11 @@
 // or MISSING (the store has no such chunk: read fills it, and a later read
 // makes no request to learn that again).
 import { describe, ZarrCodecError } from "../../errors.js";
+import { BoundedCache } from "../fetch/bounded-cache.js";
 
 /** The default bound: 64 MiB, eight 1024 x 1024 tiles of uint16. */
 export const DEFAULT_CHUNK_CACHE_BYTES = 64 << 20;
 
-/** What an entry counts for beside its data (its key, its promise; a missing chunk's whole cost). */
-export const ENTRY_BYTES = 64;
 
 /** A chunk the store does not have. */
 export const MISSING = Symbol("missing chunk");
@@ -39,21 +38,15 @@ function maxBytesOf(options) {
 }
 
 /**
- * The entries of a chunk cache, and their order of use.
+ * The entries of a chunk cache, and their order of use (fetch/bounded-cache.js),
+ * keyed by the opened array and the chunk; its hits and misses counted by
+ * the reads that use it (cached-chunk.js).
  */
-export class ChunkStore {
-  /** @type {Map<string, {promise: Promise<unknown>, bytes: number, settled: boolean}>} */
-  #entries = new Map();
-  #bytes = 0;
+export class ChunkStore extends BoundedCache {
   #ids = new WeakMap();
   #nextId = 1;
   hits = 0;
   misses = 0;
-  evictions = 0;
-
-  constructor(maxBytes) {
-    this.maxBytes = maxBytes;
-  }
 
   /** The key of a chunk of `arr`. */
   keyOf(arr, coords) {
@@ -63,71 +56,6 @@ export class ChunkStore {
       this.#ids.set(arr, id);
     }
     return `${id}:${coords.join(",")}`;
-  }
-
-  /** The entry's promise, now the most recently used, or undefined. */
-  get(key) {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.promise;
-  }
-
-  /**
-   * Keeps `promise` for `key`: once it resolves it counts `sizeOf(value)`
-   * bytes (and ENTRY_BYTES), and the least recently used entries are
-   * dropped past the bound (this one too, where it alone is past it: the
-   * reads that wanted it have it). A rejection drops it.
-   */
-  set(key, promise, sizeOf) {
-    const old = this.#entries.get(key);
-    if (old) this.#bytes -= old.bytes;
-    const entry = { promise, bytes: 0, settled: false };
-    this.#entries.set(key, entry);
-    promise.then(
-      (value) => {
-        if (this.#entries.get(key) !== entry) return;
-        entry.settled = true;
-        entry.bytes = ENTRY_BYTES + sizeOf(value);
-        this.#bytes += entry.bytes;
-        this.trim();
-      },
-      () => {
-        if (this.#entries.get(key) === entry) this.#entries.delete(key);
-      },
-    );
-    return promise;
-  }
-
-  /** Drops least recently used settled entries until the bound holds. */
-  trim() {
-    for (const [key, entry] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) return;
-      if (!entry.settled) continue; // still on its way: reads wait for it
-      this.#entries.delete(key);
-      this.#bytes -= entry.bytes;
-      this.evictions += 1;
-    }
-  }
-
-  /** Drops every entry (chunks on their way still reach the reads waiting for them). */
-  clear() {
-    this.#entries.clear();
-    this.#bytes = 0;
-  }
-
-  get size() {
-    return this.#entries.size;
-  }
-
-  get bytes() {
-    return this.#bytes;
-  }
-
-  /** The kept keys, least recently used first (for tests). */
-  keys() {
-    return [...this.#entries.keys()];
   }
 }
 

@@ -2,7 +2,7 @@
 // array (plan.js keeps it): the shard's index (at its end or at its start,
 // as sharding_indexed's index_location says: zarrita 0.5 to 0.7.5 always
 // read it from the end), its crc32c checked, kept across reads and shared
-// by concurrent ones (index-cache.js); then each inner chunk by offset and
+// by concurrent ones (bounded-cache.js); then each inner chunk by offset and
 // length, the ranges of one shard that reads started in the same tick
 // need fetched together (range-coalescer.js). Every range is checked
 // against what the store returned. Every store call goes through the
@@ -23,7 +23,7 @@
 // missing inner chunks from one that must refuse them).
 import { ZarrCodecError } from "../../errors.js";
 import { crc32c } from "../../codecs/crc32c.js";
-import { IndexCache } from "./index-cache.js";
+import { BoundedCache } from "./bounded-cache.js";
 import { RangeCoalescer } from "./range-coalescer.js";
 import { DEFAULT_FETCH } from "./fetch-options.js";
 import { StoreCall } from "./store-requests.js";
@@ -68,7 +68,7 @@ export function shardReader(arr, za, sharding) {
   const entries = perShard.reduce((a, b) => a * b, 1);
   const indexBytes = 16 * entries + (sharding.checksum ? 4 : 0);
   const atStart = sharding.indexLocation === "start";
-  const cache = new IndexCache(DEFAULT_FETCH.indexCacheBytes);
+  const cache = new BoundedCache(DEFAULT_FETCH.indexCacheBytes);
   const coalescer = new RangeCoalescer(store);
 
   // The index's bytes checked: a DataView of its 16-byte entries.
