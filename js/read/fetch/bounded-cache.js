@@ -33,8 +33,8 @@ export class BoundedCache {
   /**
    * Keeps `promise` for `key`; once it resolves it counts `sizeOf(value)`
    * bytes (and ENTRY_BYTES), and the least recently used entries are
-   * dropped past the bound (this one too, where it alone is past it: the
-   * reads that wanted it have it). A rejection drops it.
+   * dropped past the bound; an entry past the bound alone is dropped by
+   * itself, the others kept. A rejection drops it.
    * @template T
    * @param {string} key
    * @param {Promise<T>} promise
@@ -50,6 +50,13 @@ export class BoundedCache {
         if (this.#entries.get(key) !== entry) return;
         entry.settled = true;
         entry.bytes = ENTRY_BYTES + sizeOf(value);
+        if (entry.bytes > this.maxBytes) {
+          // Past the bound alone: not kept (the reads that wanted it have
+          // it), and nothing else dropped for it.
+          this.#entries.delete(key);
+          this.evictions += 1;
+          return;
+        }
         this.#bytes += entry.bytes;
         this.trim();
       },

@@ -8,6 +8,7 @@ import { arrayName } from "../../errors.js";
 import { withCodecContext } from "../../zarrita/unknown-codec.js";
 import { keyUnder, shardReader } from "./shard-reader.js";
 import { chunkCall } from "./store-requests.js";
+import { untilAborted } from "./shared-signal.js";
 
 /**
  * @typedef {{missing: true} | {bytes: Uint8Array} | {chunk: {data: unknown, shape: number[], stride: number[]}}} Fetched
@@ -37,7 +38,7 @@ async function shardBytes(arr, plan, coords, options, settings, account) {
     return await reader.read(coords, options, settings, account);
   } catch (error) {
     if (!reader.sharding?.assumed || !LAYOUT_ERRORS.has(error?.code)) throw error;
-    const confirmed = await plan.confirmSharding();
+    const confirmed = await untilAborted(plan.confirmSharding(), options?.signal);
     if (plan.shards === reader) {
       plan.sharding = confirmed;
       plan.shards = confirmed.unsupported ? zarritaShards(arr, plan.za, confirmed) : shardReader(arr, plan.za, confirmed);

@@ -9,7 +9,7 @@
 // fetches all start in the microtasks after their shard's index arrives),
 // then fetched at once, each request through the store-call gateway
 // (store-requests.js: retried, and counted for every read it serves).
-import { sharedSignal, untilAborted } from "./shared-signal.js";
+import { joinableSignal, untilAborted } from "./shared-signal.js";
 import { StoreCall } from "./store-requests.js";
 
 const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
@@ -108,10 +108,14 @@ export class RangeCoalescer {
 
   async #fetch({ offset, end, members }) {
     const { key } = members[0];
-    const signal = sharedSignal(members.map((m) => m.options?.signal));
-    const options = { ...members[0].options, signal };
-    if (signal === undefined) delete options.signal;
-    const call = new StoreCall(key, members[0].retry, signal);
+    // Aborted once every read it serves has aborted; its listeners on the
+    // reads' signals removed once it settles (a signal a viewer reuses for
+    // many reads gathers none).
+    const shared = joinableSignal();
+    for (const m of members) shared.join(m.options?.signal);
+    const options = { ...members[0].options, signal: shared.signal };
+    if (shared.signal === undefined) delete options.signal;
+    const call = new StoreCall(key, members[0].retry, shared.signal);
     for (const m of members) call.join(m.account);
     let bytes;
     try {
@@ -119,6 +123,8 @@ export class RangeCoalescer {
     } catch (error) {
       for (const m of members) m.reject(error);
       return;
+    } finally {
+      shared.release();
     }
     if (!(bytes instanceof Uint8Array) || bytes.byteLength <= end - offset) {
       // As asked (or short, or missing: the caller says what it expected).

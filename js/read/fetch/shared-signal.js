@@ -1,24 +1,7 @@
 // One request made for several reads (a coalesced range, a shard index
-// they share) is aborted only once every read waiting on it has aborted:
-// the signal that says so, or undefined where a read has no signal (then
-// nothing aborts the request).
-
-/**
- * @param {(AbortSignal | undefined)[]} signals
- * @returns {AbortSignal | undefined}
- */
-export function sharedSignal(signals) {
-  if (signals.length === 0 || signals.some((s) => s === undefined || s === null)) return undefined;
-  if (signals.length === 1 || signals.every((s) => s === signals[0])) return signals[0];
-  if (typeof AbortController !== "function" || signals.some((s) => typeof s.addEventListener !== "function")) return undefined;
-  const controller = new AbortController();
-  const check = () => {
-    if (signals.every((s) => s.aborted)) controller.abort(signals.at(-1).reason);
-  };
-  for (const s of signals) s.addEventListener("abort", check, { once: true });
-  check();
-  return controller.signal;
-}
+// they share) is aborted only once every read waiting on it has aborted
+// (a read without a signal keeps it alive), and a read that aborts stops
+// waiting on it at once.
 
 /** What a read aborted with: its signal's reason, or an AbortError. */
 export function abortReason(signal) {
@@ -27,8 +10,9 @@ export function abortReason(signal) {
 }
 
 /**
- * The same, for a request that reads may join while it runs (a shard
- * index fetched for one read that others then wait on too): `signal`
+ * The signal of a request that reads share, and may join while it runs
+ * (a shard index fetched for one read that others then wait on too, a
+ * coalesced range): `signal`
  * aborts once every read that joined has aborted. A read without a signal
  * (or with one that sends no events) keeps it alive for good. `join`
  * returns false where the request was already aborted: that read must ask

@@ -192,7 +192,16 @@ function confirmable(plan, arr, za) {
   if (!plan.sharding?.assumed) return;
   let confirmed;
   plan.confirmSharding = () => {
-    confirmed ??= chainOf(arr, za, undefined, true).then((chain) => chain.sharding ?? { unsupported: chain.unsupported ?? "no sharding in the array's metadata" });
+    if (!confirmed) {
+      // Read with no read's signal: reads share it (each stops waiting on
+      // its own abort: fetch/chunk-source.js). A failure is not kept: the
+      // next read asks again.
+      const reading = chainOf(arr, za, undefined, true).then((chain) => chain.sharding ?? { unsupported: chain.unsupported ?? "no sharding in the array's metadata" });
+      reading.catch(() => {
+        if (confirmed === reading) confirmed = undefined;
+      });
+      confirmed = reading;
+    }
     return confirmed;
   };
 }

@@ -6,6 +6,7 @@
 // inner chunks back to back, the index at the end with its crc32c, as
 // zarr-python writes shards) and against zarr.get.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "@jest/globals";
+import { getEventListeners } from "node:events";
 import * as zarr from "zarrita";
 import { createReadPool, read, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
@@ -227,6 +228,20 @@ describe("aborting one of the reads sharing a request", () => {
     } finally {
       server.configure({ latencyMs: 0 });
     }
+  });
+
+  test("a signal a viewer keeps for many reads gathers no listeners from the requests they shared", async () => {
+    const arr = await open();
+    const session = new AbortController();
+    for (let i = 0; i < 12; i++) {
+      const tile = new AbortController();
+      // Neighbouring inner chunks of one shard, in the same tick: one request.
+      await Promise.all([
+        read(arr, [s(0, 64), s(0, 64)], { signal: session.signal }),
+        read(arr, [s(0, 64), s(64, 128)], { signal: tile.signal }),
+      ]);
+    }
+    expect(getEventListeners(session.signal, "abort")).toHaveLength(0);
   });
 });
 

@@ -144,3 +144,43 @@ describe("the index layout: taken as the default, verified, read from zarr.json 
     expect(filled.failedChunks).toHaveLength(ENTRIES);
   });
 });
+
+describe("reading the document after all: failures and aborts", () => {
+  // A memory store of /start (index at the start) whose zarr.json `get`s
+  // after the open are answered by `answer` (each call its own promise).
+  async function startArray(answer) {
+    const files = new Map();
+    writeArray(files, "/start", { ...common, ...layout, sharding: { ...layout.sharding, indexLocation: "start" } });
+    const store = memoryStore([...files]);
+    const arr = await zarr.open(zarr.root(store).resolve("start"), { kind: "array" });
+    const get = store.get;
+    let calls = 0;
+    store.get = (key, ...rest) => (key.endsWith("zarr.json") ? answer(++calls, () => get.call(store, key, ...rest)) : get.call(store, key, ...rest));
+    return arr;
+  }
+
+  test("a zarr.json request that fails fails that read only: the next read asks again and reads right", async () => {
+    const arr = await startArray((call, real) => (call === 1 ? Promise.reject(new Error("Unexpected response status 503 Service Unavailable")) : real()));
+    await expect(read(arr, [s(0, 8), s(0, 8)])).rejects.toThrow("Unexpected response status 503 Service Unavailable");
+    expect(Array.from((await read(arr, [s(0, 8), s(0, 8)])).data)).toEqual(reference(0, 8, 0, 8));
+    expect(Array.from((await read(arr, null)).data)).toEqual(Array.from(values));
+  });
+
+  test("a read aborted while zarr.json is on its way rejects at once with its reason; another read gets the values", async () => {
+    let release;
+    const stalled = new Promise((resolve) => {
+      release = resolve;
+    });
+    const arr = await startArray(async (_, real) => {
+      await stalled;
+      return real();
+    });
+    const controller = new AbortController();
+    const aborted = read(arr, [s(0, 8), s(0, 8)], { signal: controller.signal });
+    const other = read(arr, [s(8, 16), s(0, 8)]);
+    setTimeout(() => controller.abort(new Error("panned away")), 20);
+    await expect(aborted).rejects.toThrow("panned away");
+    release();
+    expect(Array.from((await other).data)).toEqual(reference(8, 16, 0, 8));
+  });
+});
