@@ -85,6 +85,7 @@ export class CastValueCodec {
     this.#decodeValue = castFunction(decodeWhere, encodedType, arrayType, { rounding, outOfRange, map: decodeMap });
     this.#encodeArray = arrayCast(arrayType, encodedType, this.#encodeValue);
     this.#decodeArray = arrayCast(encodedType, arrayType, this.#decodeValue);
+    /** The fill cast to data_type (zarrita 0.7 gives the fill; undefined otherwise). */
     this.encodedFill = this.#checkFill(meta);
   }
 

@@ -37,11 +37,11 @@ export class ScaleOffsetCodec {
     }
     this.#type = type;
     const f = scaleOffsetFunctions(`${NAME} (${type.name})`, type, scale, offset);
-    this.encodeValue = f.encode;
-    this.decodeValue = f.decode;
     this.#encodeArray = arrayCast(type, type, f.encode);
     this.#decodeArray = arrayCast(type, type, f.decode);
     const fill = metaFill(type, meta);
+    /** The fill after encode (zarrita 0.7 gives the fill; undefined otherwise). */
+    this.encodedFill = undefined;
     if (fill !== undefined) {
       try {
         this.encodedFill = f.encode(fill);
