@@ -5,7 +5,7 @@
 // integers. A source of at most 16 bits has at most 65536 values, so its
 // casts are computed once per code into a table (an error kept for the
 // codes that fail, thrown only where such a code occurs).
-import { ZarrCodecError, describe } from "../../errors.js";
+import { ZarrCodecError, describe, withArticle } from "../../errors.js";
 import { codeOfValue, valueOfCode } from "./float-formats.js";
 
 /** Whether `data` holds `type`'s values as numbers rather than bit codes (a native Float16Array). */
@@ -42,13 +42,9 @@ export function checkChunkData(where, type, data) {
   if (!fits) {
     throw new ZarrCodecError(
       "INVALID_INPUT",
-      `${where}: expected a chunk of ${type.name} values in ${withName(Expected)}, got ${describe(data)}`,
+      `${where}: expected a chunk of ${type.name} values in ${withArticle(Expected.name)}, got ${describe(data)}`,
     );
   }
-}
-
-function withName(Array) {
-  return /^[AEIOU]/.test(Array.name) ? `an ${Array.name}` : `a ${Array.name}`;
 }
 
 /** The index of a code in a table of 2^bits codes (signed containers map -1 to 2^bits - 1). */
