@@ -94,7 +94,42 @@ const RANGE = {
 };
 const rangeExpected = Array.from(rangeStored, (s, i) => (i >= 4 && i < 8 ? 1000 : s + 1000));
 
+// cast_value before scale_offset: scale_offset computes in the stored
+// int16 (zarrita 0.5 and 0.6 would tell it float32, the array's type).
+const orderStored = new Int16Array([-1000, 0, 5, -32768, 1, 1, 1, 1, 31767]);
+const ORDER = {
+  dataType: "float32", fill: 1000,
+  codecs: [
+    { name: "cast_value", configuration: { data_type: "int16" } },
+    { name: "scale_offset", configuration: { offset: 1000 } },
+    { name: "bytes", configuration: { endian: "little" } },
+  ],
+  stored: orderStored,
+};
+const orderExpected = Array.from(orderStored, (s, i) => (i >= 4 && i < 8 ? 1000 : s + 1000));
+
+// float32 stored as float8_e4m3 codes: 1, 240, NaN, -0, 0.001953125 (the smallest subnormal), -1.125.
+const e4m3Stored = new Uint8Array([0x38, 0x77, 0x7c, 0x80, 0, 0, 0, 0, 0x01, 0xb9]);
+const E4M3 = {
+  dataType: "float32", fill: 0,
+  codecs: [{ name: "cast_value", configuration: { data_type: "float8_e4m3" } }, { name: "bytes" }],
+  stored: e4m3Stored,
+};
+const e4m3Expected = [1, 240, NaN, -0, 0, 0, 0, 0, 2 ** -9, -1.125];
+
+// float64 stored as int4 (one byte per value, sign-extended).
+const int4Stored = new Int8Array([-8, 7, -1, 0, 0, 0, 0, 0, 3]);
+const INT4 = {
+  dataType: "float64", fill: 0,
+  codecs: [{ name: "cast_value", configuration: { data_type: "int4", out_of_range: "clamp" } }, { name: "bytes" }],
+  stored: int4Stored,
+};
+const int4Expected = Array.from(int4Stored);
+
 const STORES = [
+  ["cast_value before scale_offset (scale_offset in the stored int16)", ORDER, orderExpected],
+  ["float8_e4m3 stored, float32 array", E4M3, e4m3Expected],
+  ["int4 stored, float64 array", INT4, int4Expected],
   ["kelvin (scale_offset + cast_value float32 <- uint16)", KELVIN, kelvinExpected],
   ["float16 stored, float32 array", HALF, halfExpected],
   ["NaN fill through scalar_map", NAN_MAPPED, nanExpected],
@@ -159,6 +194,52 @@ describe("registered on every zarrita", () => {
       });
     });
   }
+
+  // A stored value the array's type cannot hold, with no out_of_range: an
+  // error naming it, on every zarrita (0.7 wraps it in its pipeline error).
+  test.each(ZARRITAS)("zarrita %s: a stored value out of the array's range is the package's error", async (_, zarr) => {
+    const spec = {
+      dataType: "uint8", fill: 0,
+      codecs: [{ name: "cast_value", configuration: { data_type: "int16" } }, { name: "bytes", configuration: { endian: "little" } }],
+      stored: new Int16Array([1, 300, 2, 3]),
+    };
+    const error = await getAll(zarr, spec).then(() => undefined, (e) => e);
+    const ours = error?.name === "ZarrCodecError" ? error : error?.cause;
+    expect(ours?.name).toBe("ZarrCodecError");
+    expect(ours.code).toBe("VALUE_OUT_OF_RANGE");
+    expect(ours.message).toMatch(/cast_value \(decode int16 -> uint8\): 300 is outside uint8's range 0..255/);
+  });
+
+  test("zarrita 0.7.5: a configuration ours refuses and zarrita's own takes still reads (registering never reads less)", async () => {
+    // wrap on a float data_type: the page permits it only for integers;
+    // zarrita 0.7.5's cast_value ignores out_of_range between floats.
+    const spec = {
+      dataType: "float64", fill: 0,
+      codecs: [{ name: "cast_value", configuration: { data_type: "float32", out_of_range: "wrap" } }, { name: "bytes", configuration: { endian: "little" } }],
+      stored: new Float32Array([1.5, -2, 0, 0]),
+    };
+    expect(await getAll(zarr7, spec)).toEqual([1.5, -2, 0, 0]);
+  });
+
+  // Encode: zarr.set writes through our codecs; the stored bytes are the
+  // page's rules worked by hand.
+  test.each(ZARRITAS)("zarrita %s: zarr.set encodes through scale_offset and cast_value", async (_, zarr) => {
+    const spec = { ...KELVIN, stored: new Uint16Array(4) };
+    const st = store(spec);
+    st.files.delete("/a/c/0");
+    const arr = await zarr.open(zarr.root(st).resolve("a"), { kind: "array" });
+    const values = Float32Array.of(293.91998291015625, 250.004, 250.015, 905.35);
+    await zarr.set(arr, null, { data: values, shape: [4], stride: [1] });
+    const written = new Uint16Array(new Uint8Array(st.files.get("/a/c/0")).buffer);
+    // (x - 250) * 100 in float32, then to uint16 by nearest-even
+    const expected = Array.from(values, (x) => {
+      const y = Math.fround(Math.fround(x - 250) * 100);
+      const n = Math.floor(y);
+      return y - n > 0.5 || (y - n === 0.5 && n % 2 === 1) ? n + 1 : n;
+    });
+    expect(Array.from(written)).toEqual(expected);
+    expect(expected[0]).toBe(4392);
+  });
 
   test("zarrita 0.6: the two-codec chain reads, and no rejection is left unhandled", () => {
     const registered = rejectionsOnZarrita06(true);
