@@ -47,13 +47,6 @@ export function checkChunkData(where, type, data) {
   }
 }
 
-/** The index of a code in a table of 2^bits codes (signed containers map -1 to 2^bits - 1). */
-function codeIndex(type, data) {
-  if (type.codes) return (v) => v;
-  const mask = 2 ** type.bits - 1;
-  return (v) => v & mask;
-}
-
 /**
  * A cast of whole chunks from `source` to `target` through `cast`. Small
  * sources (<= 16 bits) go through a per-code table built on first use.
@@ -85,16 +78,21 @@ export function arrayCast(source, target, cast) {
     const out = new Out(n);
     if (tabled) {
       if (!table) buildTable();
-      const index = codeIndex(source, data);
+      // A code's index in the table: signed containers hold -1 for the
+      // code 2^bits - 1, so they are masked; codes and unsigned values are
+      // their own index. (Plain loops, no call per element.)
+      const mask = source.signed ? 2 ** source.bits - 1 : -1;
       if (failures.size > 0) {
         for (let i = 0; i < n; i++) {
-          const code = index(data[i]);
+          const code = data[i] & mask;
           const failure = failures.get(code);
           if (failure) throw failure;
           out[i] = table[code];
         }
+      } else if (mask === -1) {
+        for (let i = 0; i < n; i++) out[i] = table[data[i]];
       } else {
-        for (let i = 0; i < n; i++) out[i] = table[index(data[i])];
+        for (let i = 0; i < n; i++) out[i] = table[data[i] & mask];
       }
       return out;
     }

@@ -9,7 +9,7 @@ import { arrayCast, checkChunkData } from "./cast-arrays.js";
 import { chunkData, metaFill, metaType } from "./chunk-meta.js";
 import { showValue } from "./numeric-cast.js";
 import { parseScalar } from "./scalar-json.js";
-import { scaleOffsetFunctions } from "./typed-arithmetic.js";
+import { floatArrayLoop, scaleOffsetFunctions } from "./typed-arithmetic.js";
 
 const NAME = "scale_offset";
 
@@ -37,8 +37,8 @@ export class ScaleOffsetCodec {
     }
     this.#type = type;
     const f = scaleOffsetFunctions(`${NAME} (${type.name})`, type, scale, offset);
-    this.#encodeArray = arrayCast(type, type, f.encode);
-    this.#decodeArray = arrayCast(type, type, f.decode);
+    this.#encodeArray = floatArrayLoop(type, scale, offset, "encode", f.encode) ?? arrayCast(type, type, f.encode);
+    this.#decodeArray = floatArrayLoop(type, scale, offset, "decode", f.decode) ?? arrayCast(type, type, f.decode);
     const fill = metaFill(type, meta);
     /** The fill after encode (zarrita 0.7 gives the fill; undefined otherwise). */
     this.encodedFill = undefined;

@@ -21,14 +21,15 @@ function unrepresentable(where, type, input, result, why) {
 function floatStep(where, type, input) {
   const format = type.format;
   const native = type.bits === 64 ? (r) => r : type.bits === 32 && !type.codes ? Math.fround : (r) => roundToFormat(r, format, "nearest-even");
-  return (r, operands) => {
+  // a and b are the operation's operands (no array per element: this runs per value).
+  return (r, a, b) => {
     if (Number.isNaN(r)) {
-      if (operands.some(Number.isNaN) && format.hasNaN) return r;
+      if ((Number.isNaN(a) || Number.isNaN(b)) && format.hasNaN) return r;
       throw unrepresentable(where, type, input(), r, "is no number of");
     }
     const rounded = Number.isFinite(r) ? native(r) : r;
     if (!Number.isFinite(rounded)) {
-      if (operands.some((x) => !Number.isFinite(x)) && format.hasInfinity) return rounded;
+      if (!(Number.isFinite(a) && Number.isFinite(b)) && format.hasInfinity) return rounded;
       throw unrepresentable(where, type, input(), r, "overflows");
     }
     if (Math.abs(rounded) > format.largest || (!format.signed && !(rounded >= format.least))) {
@@ -59,13 +60,13 @@ export function scaleOffsetFunctions(where, type, scale, offset) {
     return {
       encode(x) {
         x0 = x;
-        const d = encodeStep(x - offset, [x, offset]);
-        return encodeStep(d * scale, [d, scale]);
+        const d = encodeStep(x - offset, x, offset);
+        return encodeStep(d * scale, d, scale);
       },
       decode(x) {
         x0 = x;
-        const q = decodeStep(x / scale, [x, scale]);
-        return decodeStep(q + offset, [q, offset]);
+        const q = decodeStep(x / scale, x, scale);
+        return decodeStep(q + offset, q, offset);
       },
     };
   }
@@ -97,5 +98,39 @@ export function scaleOffsetFunctions(where, type, scale, offset) {
       if (x % scale !== 0) throw unrepresentable(decodeWhere, type, x, `${x}/${scale}`, "has a remainder: it is no integer of");
       return decodeStep(x / scale + offset) + 0;
     },
+  };
+}
+
+/**
+ * Whole chunks of float32 or float64 through one of the two formulas, in
+ * plain loops (the per-value functions above cost a call and checks per
+ * element). A value whose result is not finite goes through `exact`, the
+ * per-value function, which returns what propagates (NaN, infinities in
+ * the input) and throws for an overflow, so the answers are the same.
+ * Undefined for other types.
+ */
+export function floatArrayLoop(type, scale, offset, direction, exact) {
+  if (type.kind !== "float" || type.codes) return undefined;
+  const Out = type.bits === 32 ? Float32Array : Float64Array;
+  const f = type.bits === 32 ? Math.fround : (x) => x;
+  if (direction === "encode") {
+    return (data) => {
+      const n = data.length;
+      const out = new Out(n);
+      for (let i = 0; i < n; i++) {
+        const r = f(f(data[i] - offset) * scale);
+        out[i] = r - r === 0 ? r : exact(data[i]);
+      }
+      return out;
+    };
+  }
+  return (data) => {
+    const n = data.length;
+    const out = new Out(n);
+    for (let i = 0; i < n; i++) {
+      const r = f(f(data[i] / scale) + offset);
+      out[i] = r - r === 0 ? r : exact(data[i]);
+    }
+    return out;
   };
 }
