@@ -91,3 +91,29 @@ describe("scale_offset against numpy's arithmetic in the array's type", () => {
     expect(Math.fround(4392 / 100 + 250)).toBe(293.9200134277344);
   });
 });
+
+// The formats' layouts of float-formats.js against the wasm core's own
+// (one source of truth would be better; two that must agree is checked).
+import { BytesCodec } from "../../../js/index.js";
+import { codeOfValue, FLOAT_FORMATS, valueOfCode } from "../../../js/codecs/array-to-array/float-formats.js";
+import { typeInfo } from "../../../js/types/type-info.js";
+
+describe("float formats agree with the core's", () => {
+  test.each([...FLOAT_FORMATS.keys()])("%s: every code's value, largest value and NaN code", (name) => {
+    const format = FLOAT_FORMATS.get(name);
+    const count = format.bits === 16 ? 65536 : 2 ** format.bits;
+    const codes = format.bits === 16 ? new Uint16Array(count).map((_, i) => i) : new Uint8Array(count).map((_, i) => i);
+    const widened = BytesCodec.fromConfig({ endian: "little" }, { dataType: name, shape: [count] }, { floats: "float32" }).decode(
+      new Uint8Array(codes.buffer),
+    ).data;
+    const values = Array.from(codes, (code) => valueOfCode(format, code));
+    expect(values).toEqual(Array.from(widened));
+    // and back: each value's code is its own (NaN apart, and fnuz's one zero)
+    const back = Array.from(codes, (code) => (Number.isNaN(values[code]) ? code : codeOfValue(format, values[code])));
+    expect(back).toEqual(Array.from(codes));
+    const info = typeInfo(name);
+    expect(format.largest).toBe(info.floatLargest);
+    expect(format.hasInfinity).toBe(info.floatHasInfinity);
+    if (format.hasNaN) expect(format.nanCode).toBe(info.floatNanCode);
+  });
+});
