@@ -117,3 +117,20 @@ describe("float formats agree with the core's", () => {
     if (format.hasNaN) expect(format.nanCode).toBe(info.floatNanCode);
   });
 });
+
+describe("the scale_offset page's fixedscaleoffset conversion example", () => {
+  // float32, fill 10, values in [10, 100] -> uint8 with fill 0, values in [0, 10]:
+  // scale_offset { scale: 0.1, offset: 10 } then cast_value { data_type: uint8, out_of_range: wrap }.
+  test("the fill and the values, by hand", () => {
+    const meta = { dataType: "float32", shape: [3], fillValue: 10 };
+    const scale = new ScaleOffsetCodec({ scale: 0.1, offset: 10 }, meta);
+    const next = scale.getEncodedMeta(meta);
+    expect(next.fillValue).toBe(0);
+    const cast = new CastValueCodec({ data_type: "uint8", out_of_range: "wrap" }, next);
+    expect(cast.getEncodedMeta(next)).toEqual({ dataType: "uint8", shape: [3], fillValue: 0 });
+    const scaled = scale.encode({ data: Float32Array.of(10, 55, 100), shape: [3], stride: [1] });
+    // (55 - 10) * float32(0.1) = 4.5000000670552254 in float32 rounds to 4.5 -> ties to even 4; 90 * 0.1 -> 9
+    expect(Array.from(scaled.data)).toEqual([0, Math.fround(45 * Math.fround(0.1)), Math.fround(90 * Math.fround(0.1))]);
+    expect(Array.from(cast.encode(scaled).data)).toEqual([0, Math.fround(45 * Math.fround(0.1)) > 4.5 ? 5 : 4, 9]);
+  });
+});
