@@ -48,6 +48,22 @@ export function checkChunkData(where, type, data) {
 }
 
 /**
+ * Sub-byte types (int2/int4, uint2/uint4, float4, float6) sit in bytes: a
+ * byte holding more than the type's bits is no value of it, and is
+ * refused rather than read as some other code.
+ */
+function checkNarrow(type, data) {
+  const [lo, hi] = type.kind === "int" ? [type.min, type.max] : [0, 2 ** type.bits - 1];
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (v < lo || v > hi) {
+      const what = type.codes ? `codes 0..${hi}` : `values ${lo}..${hi}`;
+      throw new ZarrCodecError("INVALID_INPUT", `${type.name} chunk: element ${i} is ${v}, which is no ${type.name} (expected ${what})`);
+    }
+  }
+}
+
+/**
  * A cast of whole chunks from `source` to `target` through `cast`. Small
  * sources (<= 16 bits) go through a per-code table built on first use.
  * @returns {(data: ArrayLike<number | bigint>) => ArrayLike<number | bigint>}
@@ -82,6 +98,7 @@ export function arrayCast(source, target, cast) {
       // code 2^bits - 1, so they are masked; codes and unsigned values are
       // their own index. (Plain loops, no call per element.)
       const mask = source.signed ? 2 ** source.bits - 1 : -1;
+      if (source.bits < 8 * source.container().BYTES_PER_ELEMENT) checkNarrow(source, data);
       if (failures.size > 0) {
         for (let i = 0; i < n; i++) {
           const code = data[i] & mask;

@@ -72,6 +72,14 @@ describe("cast_value values", () => {
   });
 });
 
+test("a sub-byte chunk holding more than its bits is refused, not masked", () => {
+  const codec = new CastValueCodec({ data_type: "uint4" }, f32);
+  expectCodecError(() => codec.decode(chunk(Uint8Array.of(15, 16))), "INVALID_INPUT", "uint4 chunk: element 1 is 16, which is no uint4 (expected values 0..15)");
+  const float4 = new CastValueCodec({ data_type: "float4_e2m1fn" }, f32);
+  expectCodecError(() => float4.decode(chunk(Uint8Array.of(0x1f))), "INVALID_INPUT", /element 0 is 31, which is no float4_e2m1fn \(expected codes 0..15\)/);
+  expect(Array.from(float4.decode(chunk(Uint8Array.of(0x7, 0xf, 0x1))).data)).toEqual([6, -6, 0.5]);
+});
+
 describe("cast_value fills (zarrita 0.7 gives the fill)", () => {
   test("a fill that does not survive the round trip is an error when the codec is made", () => {
     expectCodecError(() => new CastValueCodec({ data_type: "uint8" }, { ...f32, fillValue: 0.5 }), "INVALID_METADATA", /the fill value 0.5 does not survive the round trip through uint8 \(it comes back as 0\)/);
