@@ -38,7 +38,6 @@ export function metaFill(type, meta) {
 /** The same scalar (NaN equals NaN; zeros of either sign equal). */
 export function sameScalar(a, b) {
   if (typeof a === "number" && typeof b === "number" && Number.isNaN(a)) return Number.isNaN(b);
-  // eslint-disable-next-line eqeqeq
   return a == b;
 }
 

@@ -31,7 +31,6 @@ export class ScaleOffsetCodec {
     const scale = config.scale === undefined ? one : parseScalar(`${NAME}: scale (${type.name})`, type, config.scale);
     const offset = config.offset === undefined ? zero : parseScalar(`${NAME}: offset (${type.name})`, type, config.offset);
     // Decoding divides by scale: zero (or NaN) cannot be undone.
-    // eslint-disable-next-line eqeqeq
     if (scale == 0 || (typeof scale === "number" && Number.isNaN(scale))) {
       throw new ZarrCodecError("INVALID_CONFIGURATION", `${NAME}: scale must be a non-zero number of ${type.name} (decoding divides by it), got ${showValue(scale)}`);
     }

@@ -6,7 +6,7 @@
 // stores: the two wrong results of issue 35 on zarrita 0.7.5, and 0.6's
 // unhandled rejection on a chain of two codecs it does not know.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { read, ready, register } from "../../../js/index.js";
+import { createReadPool, read, ready, register } from "../../../js/index.js";
 import { memoryStore } from "../support/memory-store.js";
 import { ZARRITAS } from "../support/zarritas.js";
 import { spawnSync } from "node:child_process";
@@ -239,6 +239,18 @@ describe("registered on every zarrita", () => {
     });
     expect(Array.from(written)).toEqual(expected);
     expect(expected[0]).toBe(4392);
+  });
+
+  test("read with a pool gives the same values (these chains are decoded on the calling thread, through zarrita)", async () => {
+    const pool = createReadPool({ workers: 1 });
+    try {
+      for (const [, spec, expected] of STORES) {
+        const arr = await zarr7.open(zarr7.root(store(spec)).resolve("a"), { kind: "array" });
+        expect(Array.from((await read(arr, null, { pool })).data)).toEqual(expected);
+      }
+    } finally {
+      await pool.close();
+    }
   });
 
   test("zarrita 0.6: the two-codec chain reads, and no rejection is left unhandled", () => {
