@@ -4,6 +4,8 @@ export { BytesCodec } from "./codecs/bytes.js";
 export { NumcodecsPackBitsCodec } from "./codecs/numcodecs-packbits.js";
 export { PackBitsCodec } from "./codecs/packbits.js";
 export { VlenBytesCodec } from "./codecs/vlen-bytes.js";
+export { CastValueCodec } from "./codecs/array-to-array/cast-value.js";
+export { ScaleOffsetCodec } from "./codecs/array-to-array/scale-offset.js";
 export { N5DefaultCodec } from "./n5/n5-default-codec.js";
 export { ZarrCodecError } from "./errors.js";
 export { compiledWasm, hasWasmSimd } from "./wasm/load.js";

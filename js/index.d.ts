@@ -327,6 +327,78 @@ export declare class VlenBytesCodec {
 }
 export interface VlenBytesCodec extends DisposableIfDeclared {}
 
+/** The numeric data types cast_value and scale_offset take (their zarr-extensions pages' lists). */
+export type NumericDataTypeName =
+  | "int2" | "int4" | "int8" | "int16" | "int32" | "int64"
+  | "uint2" | "uint4" | "uint8" | "uint16" | "uint32" | "uint64"
+  | "float4_e2m1fn" | "float6_e2m3fn" | "float6_e3m2fn" | "float8_e3m4" | "float8_e4m3"
+  | "float8_e4m3b11fnuz" | "float8_e4m3fnuz" | "float8_e5m2" | "float8_e5m2fnuz" | "float8_e8m0fnu"
+  | "bfloat16" | "float16" | "float32" | "float64";
+
+/** A scalar in the fill-value JSON encoding: a number, a BigInt past 2^53, "NaN", "Infinity", "-Infinity" or a hex code. */
+export type JsonScalar = number | bigint | string;
+
+/** cast_value's configuration (zarr-extensions codecs/cast_value). */
+export interface CastValueConfiguration {
+  data_type: NumericDataTypeName;
+  rounding?: "nearest-even" | "towards-zero" | "towards-positive" | "towards-negative" | "nearest-away";
+  out_of_range?: "clamp" | "wrap";
+  scalar_map?: { encode?: [JsonScalar, JsonScalar][]; decode?: [JsonScalar, JsonScalar][] };
+}
+
+/** A chunk of numbers as array -> array codecs pass it (narrow floats as bit codes; 64-bit integers as BigInt). */
+export interface NumericChunk {
+  data: ArrayLike<number> | ArrayLike<bigint>;
+  shape?: readonly number[] | undefined;
+  stride?: readonly number[] | undefined;
+}
+
+/**
+ * The `cast_value` codec (zarr-extensions), an array -> array codec from
+ * the array's data type (meta's) to `configuration.data_type`, exact as
+ * the page defines it: scalar_map first, the five rounding modes, clamp
+ * and wrap, NaN and signed zero kept, errors (VALUE_OUT_OF_RANGE) where no
+ * rule applies. The fill zarrita 0.7 gives is cast and must survive the
+ * round trip (INVALID_METADATA otherwise). Construct after ready() (float
+ * scalars are read by the package's fill-value parser).
+ */
+export declare class CastValueCodec {
+  readonly kind: "array_to_array";
+  constructor(configuration: CastValueConfiguration, meta: ChunkMeta);
+  static fromConfig(configuration: CastValueConfiguration, meta: ChunkMeta): CastValueCodec;
+  /** configuration.data_type: what decode reads and encode writes. */
+  readonly encodedDataType: NumericDataTypeName;
+  /** The fill cast to data_type, where meta gave a fill (zarrita 0.7). */
+  readonly encodedFill: number | bigint | undefined;
+  /** zarrita 0.7: the meta the next codec sees (data type and fill after the cast). */
+  getEncodedMeta<M extends object>(meta: M): M & { dataType: NumericDataTypeName; fillValue: unknown };
+  decode(chunk: NumericChunk): Chunk<ArrayLike<number> | ArrayLike<bigint>>;
+  encode(chunk: NumericChunk): Chunk<ArrayLike<number> | ArrayLike<bigint>>;
+}
+
+/** scale_offset's configuration: scalars of the array's data type in its fill-value encoding. */
+export interface ScaleOffsetConfiguration {
+  scale?: JsonScalar;
+  offset?: JsonScalar;
+}
+
+/**
+ * The `scale_offset` codec (zarr-extensions): encode (in - offset) *
+ * scale, decode in / scale + offset, in the array's own arithmetic
+ * (float32 rounded after each operation, integers exact); a value the
+ * type cannot hold is VALUE_OUT_OF_RANGE.
+ */
+export declare class ScaleOffsetCodec {
+  readonly kind: "array_to_array";
+  constructor(configuration: ScaleOffsetConfiguration | null | undefined, meta: ChunkMeta);
+  static fromConfig(configuration: ScaleOffsetConfiguration | null | undefined, meta: ChunkMeta): ScaleOffsetCodec;
+  /** The fill after encode, where meta gave a fill (zarrita 0.7). */
+  readonly encodedFill: number | bigint | undefined;
+  getEncodedMeta<M extends object>(meta: M): M & { fillValue?: unknown };
+  decode(chunk: NumericChunk): Chunk<ArrayLike<number> | ArrayLike<bigint>>;
+  encode(chunk: NumericChunk): Chunk<ArrayLike<number> | ArrayLike<bigint>>;
+}
+
 // ---- loading ---------------------------------------------------------------
 
 /** A URL object (WHATWG URL, Node's URL): read through its `href`. */

@@ -20,7 +20,9 @@ import { coreDataType } from "./zarrita/core-data-type.js";
 import { markRegistered } from "./zarrita/registration.js";
 import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
-import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./zarrita/meta.js";
+import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes } from "./zarrita/meta.js";
+import { CastValueCodec } from "./codecs/array-to-array/cast-value.js";
+import { ScaleOffsetCodec } from "./codecs/array-to-array/scale-offset.js";
 
 // Marks our bytes and compressor loaders with the loader each replaced, so
 // registering twice still falls back to zarrita's codec rather than to
@@ -95,6 +97,36 @@ function zarritaN5Default({ containers }, registry) {
     fromConfig(configuration, meta) {
       return new N5DefaultCodec(configuration, meta, { ...containers, registry });
     },
+  };
+}
+
+/**
+ * An array -> array codec of ours as zarrita sees it: told its place's
+ * data type on zarrita 0.5 and 0.6 (zarrita/meta.js). Registering must
+ * never make zarrita read less, so a configuration or data type ours
+ * refuses goes to the loader `register` replaced (zarrita 0.7's own
+ * cast_value and scale_offset), where there is one and it takes it.
+ */
+function zarritaArrayToArray(name, Codec, replaced) {
+  return async () => {
+    const Fallback = replaced ? await replaced() : undefined;
+    return {
+      fromConfig(configuration, meta) {
+        try {
+          return Codec.fromConfig(configuration, metaForArrayToArray(name, configuration, meta));
+        } catch (error) {
+          const refused = error?.code === "INVALID_CONFIGURATION" || error?.code === "UNSUPPORTED_DATA_TYPE";
+          if (refused && typeof Fallback?.fromConfig === "function") {
+            try {
+              return Fallback.fromConfig(configuration, meta);
+            } catch {
+              // zarrita refuses it too: ours says why more precisely.
+            }
+          }
+          throw error;
+        }
+      },
+    };
   };
 }
 
@@ -179,6 +211,15 @@ export function registerUsing(registry, ensureReady, options) {
   const shuffle = once(async () => ShuffleCodec);
   registry.set("shuffle", shuffle);
   registry.set("numcodecs.shuffle", shuffle);
+  // cast_value and scale_offset as their pages define them (zarrita 0.7's
+  // own round once in doubles and read float16 bit codes as numbers).
+  for (const [name, Codec] of [["cast_value", CastValueCodec], ["scale_offset", ScaleOffsetCodec]]) {
+    const previous = registry.get(name);
+    const kept = previous?.[REPLACED] ?? previous;
+    const load = once(async () => (await context(), zarritaArrayToArray(name, Codec, kept)()));
+    load[REPLACED] = kept;
+    registry.set(name, load);
+  }
   // crc32c that checks the checksum (zarrita's drops it unread).
   registry.set("crc32c", once(async () => Crc32cCodec));
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.

@@ -26,11 +26,39 @@ export function metaForArrayToBytes(meta) {
   let current = meta;
   for (const entry of meta.codecs) {
     if (ARRAY_TO_BYTES.has(entry?.name)) break;
-    if (entry?.name === "numcodecs.packbits" && Array.isArray(current.shape)) {
-      const n = current.shape.reduce((a, b) => a * b, 1);
-      current = { ...current, data_type: "uint8", shape: [1 + Math.ceil(n / 8)] };
-    }
+    current = afterArrayToArray(entry, current);
   }
+  return current;
+}
+
+// The meta after one array -> array codec of a legacy chain: what the
+// codecs that change the data type or shape make of it.
+function afterArrayToArray(entry, current) {
+  if (entry?.name === "numcodecs.packbits" && Array.isArray(current.shape)) {
+    const n = current.shape.reduce((a, b) => a * b, 1);
+    return { ...current, data_type: "uint8", shape: [1 + Math.ceil(n / 8)] };
+  }
+  if (entry?.name === "cast_value" && entry.configuration?.data_type !== undefined) {
+    return { ...current, data_type: entry.configuration.data_type };
+  }
+  return current;
+}
+
+/**
+ * The meta the array -> array codec `name` with this `configuration`
+ * should see. zarrita 0.5 and 0.6 give every codec the array's own data
+ * type, so a codec after a cast_value (scale_offset on the stored type)
+ * would compute in the wrong type. zarrita passes each entry's own
+ * configuration object, which finds the codec's place in the chain; where
+ * it does not (no configuration), the first entry of that name is taken.
+ */
+export function metaForArrayToArray(name, configuration, meta) {
+  if (!isLegacyMeta(meta) || !Array.isArray(meta.codecs)) return meta;
+  const entries = meta.codecs;
+  let at = entries.findIndex((entry) => entry?.name === name && configuration !== undefined && entry.configuration === configuration);
+  if (at < 0) at = entries.findIndex((entry) => entry?.name === name);
+  let current = meta;
+  for (let i = 0; i < at; i++) current = afterArrayToArray(entries[i], current);
   return current;
 }
 

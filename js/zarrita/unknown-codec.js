@@ -10,7 +10,8 @@ const ZARRITA = "zarrita itself (0.7; some of them also 0.5 and 0.6)";
 const REGISTERED_BY = new Map([
   ...["bytes", "endian", "packbits", "numcodecs.packbits", "n5_default", "vlen-bytes", "numcodecs.vlen-bytes"].map((n) => [n, PACKAGE]),
   ...["blosc", "zstd", "lz4", "gzip", "zlib"].flatMap((n) => [[n, `${PACKAGE} and ${ZARRITA}`], [`numcodecs.${n}`, `${PACKAGE} and ${ZARRITA}`]]),
-  ...["transpose", "crc32c", "vlen-utf8", "numcodecs.vlen-utf8", "json2", "numcodecs.json2", "bitround", "numcodecs.bitround", "scale_offset", "cast_value", "numcodecs.delta"].map((n) => [n, ZARRITA]),
+  ...["transpose", "crc32c", "vlen-utf8", "numcodecs.vlen-utf8", "json2", "numcodecs.json2", "bitround", "numcodecs.bitround", "numcodecs.delta"].map((n) => [n, ZARRITA]),
+  ...["scale_offset", "cast_value"].map((n) => [n, `${PACKAGE} and ${ZARRITA}`]),
   // Zarr v2 filters, as zarrita 0.5 and 0.6 name them (0.7: numcodecs.<id>).
   ...["delta", "bitround"].map((n) => [n, "zarrita 0.7 (as numcodecs." + n + ")"]),
 ]);

@@ -30,6 +30,8 @@ async function objects() {
       meta("uint8"),
     ),
     "api.VlenBytesCodec": main.VlenBytesCodec.fromConfig(undefined, meta("variable_length_bytes")),
+    "api.CastValueCodec": main.CastValueCodec.fromConfig({ data_type: "uint8" }, meta("float32")),
+    "api.ScaleOffsetCodec": main.ScaleOffsetCodec.fromConfig({ scale: 2 }, meta("float32")),
   };
   const pool = main.createReadPool({ workers: 1 });
   const native = main.nativeCodecs();
@@ -45,7 +47,7 @@ async function objects() {
     "api.NativeCodec": members(nativeCodec),
     "api.NativeDataTypeInfo": members(native.dataTypeInfo("uint8")),
   };
-  for (const codec of Object.values(codecs)) codec.dispose();
+  for (const codec of Object.values(codecs)) codec.dispose?.(); // the JavaScript codecs hold no wasm
   await pool.close();
   nativeCodec.delete();
   return shapes;

@@ -6,6 +6,8 @@
 // fail with "Unused '@ts-expect-error' directive".
 import {
   BytesCodec,
+  CastValueCodec,
+  ScaleOffsetCodec,
   N5DefaultCodec,
   NumcodecsPackBitsCodec,
   PackBitsCodec,
@@ -172,6 +174,26 @@ export async function n5(): Promise<number> {
   // @ts-expect-error n5_default decodes asynchronously: no decodeInto
   codec.decodeInto(block, new Uint16Array(4));
   return kind.length + chunk.shape.length + reversedAxes.codecs.length;
+}
+
+export function castAndScale(): number {
+  const cast = CastValueCodec.fromConfig(
+    { data_type: "uint8", rounding: "towards-zero", out_of_range: "clamp", scalar_map: { encode: [["NaN", 0]], decode: [[0, "NaN"]] } },
+    { dataType: "float64", shape: [2], fillValue: NaN },
+  );
+  const kind: "array_to_array" = cast.kind;
+  const stored: string = cast.encodedDataType;
+  const fill: number | bigint | undefined = cast.encodedFill;
+  const next = cast.getEncodedMeta({ dataType: "float64", shape: [2] });
+  const encoded = cast.encode({ data: Float64Array.of(1.5, NaN), shape: [2], stride: [1] });
+  cast.decode(encoded);
+  const scale = new ScaleOffsetCodec({ scale: 100, offset: "0x43fa0000" }, { data_type: "float32", shape: [1] });
+  scale.decode({ data: Float32Array.of(4392) });
+  // @ts-expect-error rounding takes the page's five modes only
+  CastValueCodec.fromConfig({ data_type: "uint8", rounding: "up" }, { dataType: "float32", shape: [1] });
+  // @ts-expect-error cast_value needs its data_type
+  new CastValueCodec({}, { dataType: "float32", shape: [1] });
+  return kind.length + stored.length + Number(fill ?? 0) + next.dataType.length;
 }
 
 export function variableLengthBytes(): number {
