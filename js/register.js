@@ -18,6 +18,7 @@ import { describe, ZarrCodecError } from "./errors.js";
 import { zarritaContainers } from "./zarrita/containers.js";
 import { coreDataType } from "./zarrita/core-data-type.js";
 import { markRegistered } from "./zarrita/registration.js";
+import { registerFilters } from "./zarrita/filter-loaders.js";
 import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToBytes } from "./zarrita/meta.js";
@@ -179,6 +180,9 @@ export function registerUsing(registry, ensureReady, options) {
   const shuffle = once(async () => ShuffleCodec);
   registry.set("shuffle", shuffle);
   registry.set("numcodecs.shuffle", shuffle);
+  // numcodecs' filters and the v3 array -> array codecs bitround and
+  // reshape, replacing zarrita 0.7's delta and bitround (kept as fallbacks).
+  registerFilters(registry);
   // crc32c that checks the checksum (zarrita's drops it unread).
   registry.set("crc32c", once(async () => Crc32cCodec));
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.
