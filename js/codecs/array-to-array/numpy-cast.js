@@ -29,10 +29,11 @@ function cvt64(x) {
 }
 
 // float -> uint32 and uint64: numpy's compiled code subtracts 2^31 (2^63)
-// from values at or above it and flips the top bit back. For uint32 NaN
-// takes the subtracting branch (giving 0), for uint64 the other (2^63).
+// from values at or above it and flips the top bit back; NaN takes the
+// other branch. For uint32 this is numpy's vector loop (blocks of 4
+// elements); its scalar loop, which takes the last elements of an array
+// whose length is not a multiple of 4, gives 0 for NaN and -inf instead.
 function floatToUint32(x) {
-  if (Number.isNaN(x)) return 0;
   if (x >= TWO31) return (cvt32(x - TWO31) ^ 0x80000000) >>> 0;
   return cvt32(x) >>> 0;
 }
