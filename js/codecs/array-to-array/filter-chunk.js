@@ -4,7 +4,6 @@
 // encoded type or shape, and a chunk's elements as the TypedArray of the
 // type a filter computes in.
 import { describe, tagOf, ZarrCodecError } from "../../errors.js";
-import { typeNamed } from "./numpy-types.js";
 
 /**
  * The data type (zarrita's name) and shape of the chunks a codec receives.
@@ -35,11 +34,6 @@ export function checkInputType(codec, field, type, meta) {
     "INVALID_CONFIGURATION",
     `${codec}: ${field} ${type.name} does not match the chunks it receives, which are ${describe(given)}`,
   );
-}
-
-/** The type of the chunks a codec receives, where the filters take it. */
-export function inputTypeOf(meta) {
-  return typeNamed(chunkMetaOf(meta).dataType);
 }
 
 /**

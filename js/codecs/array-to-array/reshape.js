@@ -1,12 +1,20 @@
 // reshape (the zarr-extensions page): a chunk of shape A stored as shape B,
-// the elements in the same C order (`ravel(B) == ravel(A)`); nothing moves
-// unless the chunk arrives in another order (after a transpose), which is
-// then copied into C order first. `shape` lists B's sizes, each a positive
-// integer, -1 (at most once: what makes the sizes multiply to A's), or a
-// list of A's axes whose sizes multiply to it. Errors as the page requires:
-// sizes that cannot multiply to A's, axis lists that are not increasing
-// over the whole `shape`, or whose axes' position in A does not match
-// their position in B (the products before and after must agree).
+// the elements in the same C order (`ravel(B) == ravel(A)`). `shape` lists
+// B's sizes, each a positive integer, -1 (at most once: what makes the
+// sizes multiply to A's), or a list of A's axes whose sizes multiply to it.
+// Errors as the page requires: sizes that cannot multiply to A's, axis
+// lists that are not increasing over the whole `shape`, or whose axes'
+// position in A does not match their position in B (the products before
+// and after must agree).
+//
+// zarrita's transpose keeps a chunk's logical shape and changes only its
+// strides (the memory order is the transposed array's C order), and tells
+// no codec after it of the permuted shape. So here A is the chunk shape
+// zarrita gives, permuted by the transposes listed before this codec (the
+// spec's A), for working out B; encode stores the chunk's memory order as
+// it is (the spec's C order of A), and decode gives the chunk in zarrita's
+// logical shape and C order (copying where a transpose after this codec
+// left other strides).
 import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
 import { cOrderStrides } from "../chunk.js";
 import { chunkMetaOf, withEncoded } from "./filter-chunk.js";
@@ -89,6 +97,30 @@ export function inCOrder(chunk) {
   return out;
 }
 
+// The permutation a transpose configuration names for `rank` axes.
+function permutationOf(order, rank) {
+  if (order === "F") return Array.from({ length: rank }, (_, i) => rank - 1 - i);
+  if (Array.isArray(order) && order.length === rank) return order;
+  return Array.from({ length: rank }, (_, i) => i);
+}
+
+/**
+ * The spec's input shape: zarrita's chunk shape permuted by the transposes
+ * before this codec in the chain (zarrita 0.5, 0.6 and 0.7 give `codecs`
+ * in the meta; this codec's entry is the one holding its configuration).
+ */
+function shapeAfterTransposes(shape, codecs, configuration) {
+  if (!Array.isArray(codecs)) return shape;
+  const at = codecs.findIndex((c) => c?.configuration === configuration);
+  let current = shape;
+  for (const entry of codecs.slice(0, Math.max(at, 0))) {
+    if (entry?.name !== "transpose") continue;
+    const permutation = permutationOf(entry.configuration?.order, current.length);
+    current = permutation.map((axis) => current[axis]);
+  }
+  return current;
+}
+
 export class ReshapeCodec {
   kind = "array_to_array";
   #input;
@@ -99,7 +131,7 @@ export class ReshapeCodec {
     if (!input) throw invalid(`the chunk shape is needed to reshape, got meta ${describe(meta)}`);
     if (!isPlainObject(configuration)) throw invalid(`expected a configuration object ({ shape }), got ${describe(configuration)}`);
     this.#input = input;
-    this.#output = reshapedShape(configuration.shape, input);
+    this.#output = reshapedShape(configuration.shape, shapeAfterTransposes(input, meta?.codecs, configuration));
   }
 
   static fromConfig(configuration, meta) {
@@ -110,8 +142,9 @@ export class ReshapeCodec {
     return withEncoded(meta, chunkMetaOf(meta).dataType, this.#output);
   }
 
+  /** The chunk's elements in memory order (a transpose before set it), as B. */
   encode(chunk) {
-    return { data: inCOrder(chunk), shape: this.#output, stride: cOrderStrides(this.#output) };
+    return { data: chunk.data, shape: this.#output, stride: cOrderStrides(this.#output) };
   }
 
   decode(chunk) {
