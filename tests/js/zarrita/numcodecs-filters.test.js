@@ -5,10 +5,10 @@
 // every value through zarr.get and read, with the package registered on
 // zarrita 0.5, 0.6 and 0.7, against what numpy / numcodecs decode, bit for
 // bit.
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import FileSystemStore from "@zarrita/storage/fs";
-import { read, ready, register, ZarrCodecError } from "../../../js/index.js";
+import { createReadPool, read, ready, register, ZarrCodecError } from "../../../js/index.js";
 import { fixturePath } from "../support/fixtures.js";
 import { inCOrder } from "../support/presented.js";
 import { hex } from "../support/reference.js";
@@ -72,6 +72,28 @@ describe.each(ZARRITAS)("zarrita %s: a bad filter configuration", (_version, zar
       expect(error).toBeInstanceOf(ZarrCodecError);
       expect(error.code).toBe("INVALID_CONFIGURATION");
       expect(error.message).toMatch(/^quantize: dtype must be a floating-point dtype .* got "<i4"$/);
+    }
+  });
+});
+
+// read with a pool of workers: chains with filters are read on the calling
+// thread through zarrita's pipeline (the pool's workers decode the
+// package's own chains), with the same values.
+describe("read with a pool", () => {
+  let pool;
+  beforeAll(() => {
+    pool = createReadPool({ workers: 1, inThreadChunks: 0 });
+  });
+  afterAll(() => pool?.close());
+
+  test.each(ZARRITAS)("zarrita %s: the same values as numcodecs decodes", async (_version, zarr) => {
+    for (const name of ["delta_i2_as_i1", "quantize_f4_d2", "astype_f8_as_f4", "delta_i4_2d_shuffle_zlib"]) {
+      const arr = await zarr.open.v2(zarr.root(new FileSystemStore(V2)).resolve(name), { kind: "array" });
+      expect([name, hex((await read(arr, null, { pool })).data)]).toEqual([name, EXPECTED_V2[name].little_endian_hex]);
+    }
+    for (const name of ["reshape_delta", "numcodecs_fixedscaleoffset_f4_u2"]) {
+      const arr = await zarr.open.v3(zarr.root(new FileSystemStore(V3)).resolve(name), { kind: "array" });
+      expect([name, hex((await read(arr, null, { pool })).data)]).toEqual([name, EXPECTED_V3[name].little_endian_hex]);
     }
   });
 });
