@@ -111,6 +111,59 @@ def v2_arrays():
         "astype_f8_as_u8": (np.array([np.nan, np.inf, -np.inf, -1.5, 2.0**63, 2.0**64, -3e9, 1e19], dtype="<f8"), (4,), [AsType(encode_dtype="<u8", decode_dtype="<f8")]),
         "astype_f4_as_i8": (np.array([np.nan, 16777217.0, 2.0**62, -(2.0**40) - 1, 3.5, -3.5], dtype="<f4"), (4,), [AsType(encode_dtype="<i8", decode_dtype="<f4")]),
     }
+    arrays.update(random_configurations())
+    return arrays
+
+
+def random_configurations():
+    """Filters with random configurations (seeded): dtypes, astypes, scales
+    and offsets of every size, so numpy's promotions are met in many
+    combinations. Values are chosen so that the encoded ones fit `astype`
+    (numpy calls casts beyond it undefined; the edge cases above cover what
+    it gives for those)."""
+    rng = np.random.default_rng(3535)
+    ints = ["<i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8"]
+    floats = ["<f4", "<f8"]
+    arrays = {}
+
+    def random_values(dtype, n):
+        dt = np.dtype(dtype)
+        if dt.kind == "f":
+            return (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 6)).astype(dt)
+        info = np.iinfo(dt)
+        return rng.integers(info.min, info.max, n, dtype=dt.newbyteorder("="), endpoint=True).astype(dt)
+
+    for k in range(8):
+        dtype = str(rng.choice(ints + floats))
+        kind = np.dtype(dtype).kind
+        astype = str(rng.choice([t for t in ints + floats if np.dtype(t).kind == kind or (kind != "f" and np.dtype(t).kind == "f" and np.dtype(t).itemsize == 8)]))
+        arrays[f"random_delta_{k}"] = (random_values(dtype, int(rng.integers(5, 30))), (int(rng.integers(2, 9)),), [Delta(dtype=dtype, astype=astype)])
+    for k in range(10):
+        dtype = str(rng.choice(floats + ["<i4", "<i8", "<i2"]))
+        astype = str(rng.choice(ints + floats))
+        offset = float(rng.standard_normal() * 10.0 ** rng.integers(0, 7)) if rng.random() < 0.5 else int(rng.integers(-10**6, 10**6))
+        scale = float(10.0 ** rng.integers(-2, 6)) if rng.random() < 0.4 else int(10 ** rng.integers(0, 7))
+        at = np.dtype(astype)
+        lo, hi = (np.iinfo(at).min, np.iinfo(at).max) if at.kind != "f" else (-1e6, 1e6)
+        lo, hi = max(lo, -2**40), min(hi, 2**40)
+        stored = rng.integers(lo, hi, int(rng.integers(5, 30)), endpoint=True).astype("f8")
+        values = (stored / scale + offset).astype(dtype)
+        arrays[f"random_fso_{k}"] = (values, (int(rng.integers(2, 9)),), [FixedScaleOffset(offset=offset, scale=scale, dtype=dtype, astype=astype)])
+    for k in range(6):
+        dtype, astype = str(rng.choice(floats)), str(rng.choice(floats))
+        arrays[f"random_quantize_{k}"] = (random_values(dtype, 20), (7,), [Quantize(digits=int(rng.integers(-3, 13)), dtype=dtype, astype=astype)])
+    for k in range(4):
+        dtype = str(rng.choice(floats))
+        keepbits = int(rng.integers(0, 24 if dtype == "<f4" else 53))
+        arrays[f"random_bitround_{k}"] = (random_values(dtype, 20), (7,), [BitRound(keepbits=keepbits)])
+    for k in range(6):
+        decode = str(rng.choice(ints + floats))
+        kind = np.dtype(decode).kind
+        encode = str(rng.choice([t for t in ints + floats if (np.dtype(t).kind == "f") == (kind == "f")]))
+        values = random_values(decode, 20)
+        if kind == "f" and np.dtype(encode).itemsize < np.dtype(decode).itemsize:
+            values = values.astype(encode).astype(decode)  # a narrower float rounds; a value beyond it would be inf
+        arrays[f"random_astype_{k}"] = (values, (7,), [AsType(encode_dtype=encode, decode_dtype=decode)])
     return arrays
 
 
@@ -263,7 +316,28 @@ def write_v3(name):
     (path / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
 
 
+READMES = {
+    "v2-numcodecs-filters.zarr": """Zarr v2 arrays with numcodecs' filters (Delta, FixedScaleOffset, Quantize,
+BitRound, AsType, Shuffle after Delta; edge cases and random
+configurations), written by Debian's zarr-python
+2.13.6 / numcodecs 0.11.0 / numpy 1.24.2 with scripts/make-filter-fixtures.py.
+expected.json: per array, what zarr-python reads back (little-endian hex) and
+the values written (input_hex). casts.json: numpy's astype of edge values on
+x86-64 and Quantize's bits per digits, for the package's numpy helpers.
+""",
+    "v3-array-to-array.zarr": """Zarr v3 arrays with the numcodecs.* array -> array codecs (chunks encoded by
+numcodecs 0.11.0 itself, laid out as zarr-python 3 writes them) and the
+zarr-extensions `bitround` (integers from the page, as zarrs rounds them)
+and `reshape` codecs, written by the numpy reference in
+scripts/make-filter-fixtures.py. expected.json: per array, the values a
+reader gives (little-endian hex) and the values written (input_hex).
+""",
+}
+
+
 if __name__ == "__main__":
     write_v2("v2-numcodecs-filters.zarr")
     write_v3("v3-array-to-array.zarr")
+    for store, text in READMES.items():
+        (HERE / store / "README.md").write_text(text)
     print("zarr", zarr.__version__, "numpy", np.__version__, "wrote", HERE)
