@@ -41,7 +41,7 @@ function originalOf(meta) {
  */
 export function encodedLegacyMeta(meta, end = Infinity) {
   let current = { ...meta, ...originalOf(meta) };
-  const codecs = meta.codecs;
+  const codecs = Array.isArray(meta.codecs) ? meta.codecs : [];
   let beforeBytes = true;
   for (let i = 0; i < Math.min(end, codecs.length); i++) {
     const entry = codecs[i];
