@@ -24,6 +24,7 @@ import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes } from "./zarrita/meta.js";
 import { CastValueCodec } from "./codecs/array-to-array/cast-value.js";
 import { ScaleOffsetCodec } from "./codecs/array-to-array/scale-offset.js";
+import { v2FixedScaleOffset } from "./zarrita/v2-fixed-scale-offset.js";
 
 // Marks our bytes and compressor loaders with the loader each replaced, so
 // registering twice still falls back to zarrita's codec rather than to
@@ -116,6 +117,8 @@ function zarritaArrayToArray(name, Codec, replaced) {
     return {
       fromConfig(configuration, meta) {
         try {
+          const v2 = v2FixedScaleOffset(name, configuration, meta);
+          if (v2) return v2;
           return Codec.fromConfig(configuration, metaForArrayToArray(name, configuration, meta));
         } catch (error) {
           const refused = error?.code === "INVALID_CONFIGURATION" || error?.code === "UNSUPPORTED_DATA_TYPE" || error?.code === "INVALID_METADATA";

@@ -28,15 +28,12 @@ const cOrder = (shape) => shape.map((_, i) => shape.slice(i + 1).reduce((a, b) =
 const V2_NAMES = Object.keys(EXPECTED_V2).filter((name) => !EXPECTED_V2[name].dtype.startsWith(">") && json(join(V2, name, ".zarray")).compressor === null);
 const V3_NAMES = Object.keys(EXPECTED_V3).filter((name) => !json(join(V3, name, "zarr.json")).codecs.some((c) => c.configuration?.endian === "big"));
 
-// What these zarritas cannot write, whatever the codecs: zarrita 0.7 writes
-// a v2 fixedscaleoffset filter with its own scale_offset and cast_value
-// (its v2 -> v3 conversion; the package's scale_offset and cast_value are
-// tested for themselves); zarrita 0.5 and 0.6.1 fill a new int64 chunk with
+// What these zarritas cannot write, whatever the codecs: zarrita 0.5 and
+// 0.6.1 fill a new int64 chunk with
 // the number 0 (a TypeError in BigInt64Array.fill); zarrita 0.5 and 0.6
 // build a transposed chunk with `new chunk.constructor` (an Object, not the
 // TypedArray), so no chain with a transpose writes.
 function zarritaCannotWrite(version, name, metadata) {
-  if (version === "0.7.5") return metadata.filters?.[0]?.id === "fixedscaleoffset";
   if (["0.5.4", "0.6.1"].includes(version) && /^<[iu]8$/.test(metadata.dtype ?? "")) return true;
   return (metadata.codecs ?? []).some((c) => c.name === "transpose");
 }
