@@ -18,11 +18,13 @@ import { describe, ZarrCodecError } from "./errors.js";
 import { zarritaContainers } from "./zarrita/containers.js";
 import { coreDataType } from "./zarrita/core-data-type.js";
 import { markRegistered } from "./zarrita/registration.js";
+import { registerFilters } from "./zarrita/filter-loaders.js";
 import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes } from "./zarrita/meta.js";
 import { CastValueCodec } from "./codecs/array-to-array/cast-value.js";
 import { ScaleOffsetCodec } from "./codecs/array-to-array/scale-offset.js";
+import { v2FixedScaleOffset } from "./zarrita/v2-fixed-scale-offset.js";
 
 // Marks our bytes and compressor loaders with the loader each replaced, so
 // registering twice still falls back to zarrita's codec rather than to
@@ -103,9 +105,11 @@ function zarritaN5Default({ containers }, registry) {
 /**
  * An array -> array codec of ours as zarrita sees it: told its place's
  * data type on zarrita 0.5 and 0.6 (zarrita/meta.js). Registering must
- * never make zarrita read less, so a configuration or data type ours
- * refuses goes to the loader `register` replaced (zarrita 0.7's own
- * cast_value and scale_offset), where there is one and it takes it.
+ * never make zarrita read less, so a configuration, data type or fill ours
+ * refuses (a fill that does not survive cast_value's round trip, as
+ * zarrita 0.7 makes of a Zarr v2 fixedscaleoffset filter whose fill
+ * numcodecs wraps) goes to the loader `register` replaced (zarrita 0.7's
+ * own cast_value and scale_offset), where there is one and it takes it.
  */
 function zarritaArrayToArray(name, Codec, replaced) {
   return async () => {
@@ -113,9 +117,11 @@ function zarritaArrayToArray(name, Codec, replaced) {
     return {
       fromConfig(configuration, meta) {
         try {
+          const v2 = v2FixedScaleOffset(name, configuration, meta);
+          if (v2) return v2;
           return Codec.fromConfig(configuration, metaForArrayToArray(name, configuration, meta));
         } catch (error) {
-          const refused = error?.code === "INVALID_CONFIGURATION" || error?.code === "UNSUPPORTED_DATA_TYPE";
+          const refused = error?.code === "INVALID_CONFIGURATION" || error?.code === "UNSUPPORTED_DATA_TYPE" || error?.code === "INVALID_METADATA";
           if (refused && typeof Fallback?.fromConfig === "function") {
             try {
               return Fallback.fromConfig(configuration, meta);
@@ -220,6 +226,9 @@ export function registerUsing(registry, ensureReady, options) {
     load[REPLACED] = kept;
     registry.set(name, load);
   }
+  // numcodecs' filters and the v3 array -> array codecs bitround and
+  // reshape, replacing zarrita 0.7's delta and bitround (kept as fallbacks).
+  registerFilters(registry);
   // crc32c that checks the checksum (zarrita's drops it unread).
   registry.set("crc32c", once(async () => Crc32cCodec));
   // Zarr v2 filters reach the registry as `numcodecs.<id>` (0.7) or `<id>`.

@@ -7,6 +7,8 @@
 // The codecs read either (codecs/data-type.js); what 0.5 and 0.6 leave out
 // is recovered here from the chain itself.
 
+import { FILTER_CODECS } from "../codecs/array-to-array/filters.js";
+
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "sharding_indexed"]);
 
 /** Whether zarrita 0.5 or 0.6 built this meta. */
@@ -14,34 +16,65 @@ export function isLegacyMeta(meta) {
   return meta !== null && typeof meta === "object" && meta.dataType === undefined && meta.data_type !== undefined;
 }
 
+// What zarrita 0.5 or 0.6 first put in a chunk meta ({ data_type, shape }):
+// the filters' loaders set its data_type to the type they store
+// (filter-loaders.js), and the chain is worked out again from this.
+const ORIGINAL = new WeakMap();
+
+function originalOf(meta) {
+  let original = ORIGINAL.get(meta);
+  if (!original) {
+    original = { data_type: meta.data_type, shape: meta.shape };
+    ORIGINAL.set(meta, original);
+  }
+  return original;
+}
+
+/**
+ * The { data_type, shape } the array -> array codecs of a zarrita 0.5 or
+ * 0.6 chain make of the array's, through the entries before index `end`
+ * (all of them by default): numcodecs.packbits (zarr-python 3's layout,
+ * before the array -> bytes codec), cast_value (its data_type) and the
+ * filters of codecs/array-to-array/ (anywhere: zarrita 0.5 lists a v2
+ * array's big-endian bytes codec before its filters). A filter whose configuration
+ * ours refuse is passed over: its own fromConfig says why.
+ */
+export function encodedLegacyMeta(meta, end = Infinity) {
+  let current = { ...meta, ...originalOf(meta) };
+  const codecs = Array.isArray(meta.codecs) ? meta.codecs : [];
+  let beforeBytes = true;
+  for (let i = 0; i < Math.min(end, codecs.length); i++) {
+    const entry = codecs[i];
+    if (ARRAY_TO_BYTES.has(entry?.name)) beforeBytes = false;
+    if (beforeBytes && entry?.name === "numcodecs.packbits" && Array.isArray(current.shape)) {
+      const n = current.shape.reduce((a, b) => a * b, 1);
+      current = { ...current, data_type: "uint8", shape: [1 + Math.ceil(n / 8)] };
+    }
+    if (entry?.name === "cast_value" && entry.configuration?.data_type !== undefined) {
+      current = { ...current, data_type: entry.configuration.data_type };
+      continue;
+    }
+    const Filter = FILTER_CODECS.get(entry?.name);
+    if (!Filter) continue;
+    try {
+      current = new Filter(entry.configuration, current).getEncodedMeta?.(current) ?? current;
+    } catch {
+      // refused: its own loader reports it
+    }
+  }
+  return current;
+}
+
 /**
  * The meta an array -> bytes codec should see. zarrita 0.5 and 0.6 do not
  * thread array -> array codecs' changes through the chain, so a `bytes`
  * after `numcodecs.packbits` (zarr-python 3's layout) would be told the
  * chunk is bool [n] while it holds the uint8 [1 + ceil(n / 8)] PackBits
- * made of it.
+ * made of it, and one after delta with an astype the array's type.
  */
 export function metaForArrayToBytes(meta) {
   if (!isLegacyMeta(meta) || !Array.isArray(meta.codecs)) return meta;
-  let current = meta;
-  for (const entry of meta.codecs) {
-    if (ARRAY_TO_BYTES.has(entry?.name)) break;
-    current = afterArrayToArray(entry, current);
-  }
-  return current;
-}
-
-// The meta after one array -> array codec of a legacy chain: what the
-// codecs that change the data type or shape make of it.
-function afterArrayToArray(entry, current) {
-  if (entry?.name === "numcodecs.packbits" && Array.isArray(current.shape)) {
-    const n = current.shape.reduce((a, b) => a * b, 1);
-    return { ...current, data_type: "uint8", shape: [1 + Math.ceil(n / 8)] };
-  }
-  if (entry?.name === "cast_value" && entry.configuration?.data_type !== undefined) {
-    return { ...current, data_type: entry.configuration.data_type };
-  }
-  return current;
+  return encodedLegacyMeta(meta);
 }
 
 /**
@@ -57,9 +90,7 @@ export function metaForArrayToArray(name, configuration, meta) {
   const entries = meta.codecs;
   let at = entries.findIndex((entry) => entry?.name === name && configuration !== undefined && entry.configuration === configuration);
   if (at < 0) at = entries.findIndex((entry) => entry?.name === name);
-  let current = meta;
-  for (let i = 0; i < at; i++) current = afterArrayToArray(entries[i], current);
-  return current;
+  return encodedLegacyMeta(meta, at);
 }
 
 /**
