@@ -22,8 +22,8 @@ import { registerFilters } from "./zarrita/filter-loaders.js";
 import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes } from "./zarrita/meta.js";
-import { CastValueCodec } from "./codecs/array-to-array/cast-value.js";
-import { ScaleOffsetCodec } from "./codecs/array-to-array/scale-offset.js";
+import { CastValueCodec } from "./array-to-array/cast-value.js";
+import { ScaleOffsetCodec } from "./array-to-array/scale-offset.js";
 import { v2FixedScaleOffset } from "./zarrita/v2-fixed-scale-offset.js";
 
 // Marks our bytes and compressor loaders with the loader each replaced, so

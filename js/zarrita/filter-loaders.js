@@ -1,4 +1,4 @@
-// The array -> array filters (codecs/array-to-array/) as zarrita registry
+// The array -> array filters (array-to-array/) as zarrita registry
 // loaders, on zarrita 0.5, 0.6 and 0.7.
 //
 // zarrita 0.7 threads the chunk meta through the chain: each codec's
@@ -17,7 +17,7 @@
 // Registering never reads less: where ours refuse a configuration or data
 // type (float16, say), the codec the registry held before (zarrita 0.7's
 // delta, bitround) is used.
-import { FILTER_CODECS } from "../codecs/array-to-array/filters.js";
+import { FILTER_CODECS } from "../array-to-array/filters.js";
 import { encodedLegacyMeta, isLegacyMeta } from "./meta.js";
 
 const REPLACED = Symbol("zarr-codecs-wasm replaced filter loader");

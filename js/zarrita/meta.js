@@ -7,7 +7,7 @@
 // The codecs read either (codecs/data-type.js); what 0.5 and 0.6 leave out
 // is recovered here from the chain itself.
 
-import { FILTER_CODECS } from "../codecs/array-to-array/filters.js";
+import { FILTER_CODECS } from "../array-to-array/filters.js";
 
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "sharding_indexed"]);
 
@@ -35,7 +35,7 @@ function originalOf(meta) {
  * 0.6 chain make of the array's, through the entries before index `end`
  * (all of them by default): numcodecs.packbits (zarr-python 3's layout,
  * before the array -> bytes codec), cast_value (its data_type) and the
- * filters of codecs/array-to-array/ (anywhere: zarrita 0.5 lists a v2
+ * filters of array-to-array/ (anywhere: zarrita 0.5 lists a v2
  * array's big-endian bytes codec before its filters). A filter whose configuration
  * ours refuse is passed over: its own fromConfig says why.
  */

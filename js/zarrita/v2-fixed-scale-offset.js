@@ -11,7 +11,7 @@
 // cast_value passes them through; a big-endian v2 array (zarrita adds a
 // big-endian bytes codec) cannot be told from a v3 one and is read as the
 // pages say.
-import { FixedScaleOffsetCodec } from "../codecs/array-to-array/fixed-scale-offset.js";
+import { FixedScaleOffsetCodec } from "../array-to-array/fixed-scale-offset.js";
 
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "sharding_indexed", "n5_default"]);
 

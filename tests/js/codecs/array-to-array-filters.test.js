@@ -6,11 +6,11 @@
 import { describe, expect, test } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FILTER_CODECS } from "../../../js/codecs/array-to-array/filters.js";
-import { converter, float32OfBigInt } from "../../../js/codecs/array-to-array/numpy-cast.js";
-import { quantizeBits } from "../../../js/codecs/array-to-array/quantize.js";
-import { reshapedShape } from "../../../js/codecs/array-to-array/reshape.js";
-import { parseNumericType, typeNamed } from "../../../js/codecs/array-to-array/numpy-types.js";
+import { FILTER_CODECS } from "../../../js/array-to-array/filters.js";
+import { converter, float32OfBigInt } from "../../../js/array-to-array/numpy-cast.js";
+import { quantizeBits } from "../../../js/array-to-array/quantize.js";
+import { reshapedShape } from "../../../js/array-to-array/reshape.js";
+import { parseNumericType, typeNamed } from "../../../js/array-to-array/numpy-types.js";
 import { registerFilters } from "../../../js/zarrita/filter-loaders.js";
 import { fixturePath } from "../support/fixtures.js";
 import { expectCodecError } from "../support/expect-error.js";

@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { ready } from "../../../js/index.js";
-import { CastValueCodec } from "../../../js/codecs/array-to-array/cast-value.js";
-import { ScaleOffsetCodec } from "../../../js/codecs/array-to-array/scale-offset.js";
+import { CastValueCodec } from "../../../js/array-to-array/cast-value.js";
+import { ScaleOffsetCodec } from "../../../js/array-to-array/scale-offset.js";
 import { fixturePath } from "../support/fixtures.js";
 
 beforeAll(() => ready());
@@ -95,7 +95,7 @@ describe("scale_offset against numpy's arithmetic in the array's type", () => {
 // The formats' layouts of float-formats.js against the wasm core's own
 // (one source of truth would be better; two that must agree is checked).
 import { BytesCodec } from "../../../js/index.js";
-import { codeOfValue, FLOAT_FORMATS, valueOfCode } from "../../../js/codecs/array-to-array/float-formats.js";
+import { codeOfValue, FLOAT_FORMATS, valueOfCode } from "../../../js/array-to-array/float-formats.js";
 import { typeInfo } from "../../../js/types/type-info.js";
 
 describe("float formats agree with the core's", () => {

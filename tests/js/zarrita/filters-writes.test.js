@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ready, register } from "../../../js/index.js";
-import { typeNamed } from "../../../js/codecs/array-to-array/numpy-types.js";
+import { typeNamed } from "../../../js/array-to-array/numpy-types.js";
 import { fixtureInMemory, fixturePath } from "../support/fixtures.js";
 import { hex } from "../support/reference.js";
 import { ZARRITAS } from "../support/zarritas.js";

@@ -7,7 +7,7 @@
 // a later wasm kernel) can take it over unchanged.
 //
 // Values are numbers, or BigInt for int64 and uint64.
-import { ZarrCodecError } from "../../errors.js";
+import { ZarrCodecError } from "../errors.js";
 import { roundBigIntToFormat, roundToFormat, roundToInteger } from "./rounding.js";
 
 /** How a value is named in messages: 3, -0, NaN, 12345678901234567890n. */

@@ -14,7 +14,7 @@
 //           reference implementation) rounds them: the same rounding,
 //           saturating at the type's maximum.
 // keepbits 0 is accepted (numcodecs allows it; the page asks for >= 1).
-import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { chunkMetaOf, elementsOf } from "./filter-chunk.js";
 import { typeNamed } from "./numpy-types.js";
 

@@ -9,7 +9,7 @@
 // The logarithms are computed as Python's math.log(x, base) computes them,
 // log(x) / log(base), so `bits` is numcodecs' for every digits (checked in
 // the tests against numcodecs' values).
-import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { arithmeticIn, roundHalfEven, scalarResultType } from "./numpy-arithmetic.js";
 import { castArray, converter } from "./numpy-cast.js";
 import { parseNumericType } from "./numpy-types.js";

@@ -3,7 +3,7 @@
 // numeric type, converted with numpy's astype both ways (numpy-cast.js:
 // floats rounded to nearest even, floats to integers truncated, integers
 // wrapped). Lossy where `encode_dtype` holds less than `decode_dtype`.
-import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { castArray } from "./numpy-cast.js";
 import { parseNumericType } from "./numpy-types.js";
 import { checkInputType, chunkMetaOf, chunkWith, elementsOf, withEncoded } from "./filter-chunk.js";

@@ -3,8 +3,8 @@
 // array's own data type (typed-arithmetic.js), keeping the data type.
 // scale and offset are in the fill-value JSON encoding of that type; the
 // fill goes through the same encode (getEncodedMeta, zarrita 0.7).
-import { configurationOf } from "../arguments.js";
-import { ZarrCodecError } from "../../errors.js";
+import { configurationOf } from "../codecs/arguments.js";
+import { ZarrCodecError } from "../errors.js";
 import { arrayCast, checkChunkData } from "./cast-arrays.js";
 import { chunkData, metaFill, metaType } from "./chunk-meta.js";
 import { showValue } from "./numeric-cast.js";

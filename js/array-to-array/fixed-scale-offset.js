@@ -7,7 +7,7 @@
 // (numpy-arithmetic.js): float32 data with a small scale stays float32 and
 // rounds at each step, integer data divided gives float64, `around` is
 // ties-to-even, casts are numpy's (numpy-cast.js: integers wrap).
-import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { arithmeticIn, divisionType, roundHalfEven, scalarResultType } from "./numpy-arithmetic.js";
 import { converter } from "./numpy-cast.js";
 import { parseNumericType } from "./numpy-types.js";

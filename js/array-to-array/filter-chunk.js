@@ -3,7 +3,7 @@
 // shape, ... }) read as one shape, the meta they hand on with their
 // encoded type or shape, and a chunk's elements as the TypedArray of the
 // type a filter computes in.
-import { describe, tagOf, ZarrCodecError } from "../../errors.js";
+import { describe, tagOf, ZarrCodecError } from "../errors.js";
 
 /**
  * The data type (zarrita's name) and shape of the chunks a codec receives.

@@ -7,7 +7,7 @@
 //   decode: numpy's cumsum(enc, out=dec): a running sum kept in the type
 //           numpy promotes `astype` and `dtype` to (float64 for int32 into
 //           float32), each partial sum cast to `dtype`.
-import { isPlainObject, ZarrCodecError, describe } from "../../errors.js";
+import { isPlainObject, ZarrCodecError, describe } from "../errors.js";
 import { arithmeticIn, promoteTypes } from "./numpy-arithmetic.js";
 import { castArray, converter } from "./numpy-cast.js";
 import { parseNumericType } from "./numpy-types.js";

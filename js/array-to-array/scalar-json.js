@@ -5,9 +5,9 @@
 // hex code of the format's bits, parsed by the package's fill parser
 // (js/fills/float-fill.js) so that a scalar and a fill of the same text
 // are the same value.
-import { describe, ZarrCodecError } from "../../errors.js";
-import { floatCode } from "../../fills/float-fill.js";
-import { typeInfo } from "../../types/type-info.js";
+import { describe, ZarrCodecError } from "../errors.js";
+import { floatCode } from "../fills/float-fill.js";
+import { typeInfo } from "../types/type-info.js";
 import { valueOfCode } from "./float-formats.js";
 
 const bits = new DataView(new ArrayBuffer(8));

@@ -6,7 +6,7 @@
 // order (zarr-python 2 writes the filters' dtypes in the array's order).
 // float16 is left out: no TypedArray holds it on every runtime zarrita
 // supports, so a filter on it goes to zarrita's own codec where there is one.
-import { describe, ZarrCodecError } from "../../errors.js";
+import { describe, ZarrCodecError } from "../errors.js";
 
 /**
  * @typedef {object} NumericType

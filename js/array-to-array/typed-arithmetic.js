@@ -6,7 +6,7 @@
 // precision; integers exact (number below 2^53, BigInt for 64 bits). A
 // result the type cannot hold (an overflow, an integer division with a
 // remainder, a NaN from numbers) is an error naming the value.
-import { ZarrCodecError } from "../../errors.js";
+import { ZarrCodecError } from "../errors.js";
 import { showValue } from "./numeric-cast.js";
 import { roundToFormat } from "./rounding.js";
 

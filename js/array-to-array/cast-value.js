@@ -3,8 +3,8 @@
 // value (numeric-cast.js), encode and decode. The fill is cast with the
 // same rules, and must come back to itself through decode: a fill that
 // does not survive the round trip is an error when the codec is made.
-import { configurationOf } from "../arguments.js";
-import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
+import { configurationOf } from "../codecs/arguments.js";
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { arrayCast, checkChunkData } from "./cast-arrays.js";
 import { chunkData, metaFill, metaType, numericTypeOf, sameScalar } from "./chunk-meta.js";
 import { castFunction, scalarMap, showValue } from "./numeric-cast.js";

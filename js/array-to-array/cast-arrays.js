@@ -5,7 +5,7 @@
 // integers. A source of at most 16 bits has at most 65536 values, so its
 // casts are computed once per code into a table (an error kept for the
 // codes that fail, thrown only where such a code occurs).
-import { ZarrCodecError, describe, withArticle } from "../../errors.js";
+import { ZarrCodecError, describe, withArticle } from "../errors.js";
 import { codeOfValue, valueOfCode } from "./float-formats.js";
 
 /** Whether `data` holds `type`'s values as numbers rather than bit codes (a native Float16Array). */

@@ -2,7 +2,7 @@
 // name (meta.dataType in zarrita 0.7, meta.data_type in 0.5 and 0.6), the
 // fill (0.7 only: 0.5 and 0.6 hand codecs none), and the chunk they are
 // given. The data type must be one of numeric-types.js's.
-import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { NUMERIC_TYPE_NAMES, numericType } from "./numeric-types.js";
 
 /** A data type as metadata names it ("uint8", or { "name": "uint8" }) -> its NumericType. */

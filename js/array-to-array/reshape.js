@@ -15,8 +15,8 @@
 // it is (the spec's C order of A), and decode gives the chunk in zarrita's
 // logical shape and C order (copying where a transpose after this codec
 // left other strides).
-import { describe, isPlainObject, ZarrCodecError } from "../../errors.js";
-import { cOrderStrides } from "../chunk.js";
+import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
+import { cOrderStrides } from "../codecs/chunk.js";
 import { chunkMetaOf, withEncoded } from "./filter-chunk.js";
 
 const NAME = "reshape";
