@@ -21,7 +21,7 @@ import { markRegistered } from "./zarrita/registration.js";
 import { registerFilters } from "./zarrita/filter-loaders.js";
 import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
-import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes } from "./zarrita/meta.js";
+import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes, storeEncodedType } from "./zarrita/meta.js";
 import { CastValueCodec } from "./array-to-array/cast-value.js";
 import { ScaleOffsetCodec } from "./array-to-array/scale-offset.js";
 import { v2FixedScaleOffset } from "./zarrita/v2-fixed-scale-offset.js";
@@ -104,12 +104,13 @@ function zarritaN5Default({ containers }, registry) {
 
 /**
  * An array -> array codec of ours as zarrita sees it: told its place's
- * data type on zarrita 0.5 and 0.6 (zarrita/meta.js). Registering must
- * never make zarrita read less, so a configuration, data type or fill ours
- * refuses (a fill that does not survive cast_value's round trip, as
- * zarrita 0.7 makes of a Zarr v2 fixedscaleoffset filter whose fill
- * numcodecs wraps) goes to the loader `register` replaced (zarrita 0.7's
- * own cast_value and scale_offset), where there is one and it takes it.
+ * data type on zarrita 0.5 and 0.6, and the chain's meta then told the
+ * type it stores, for the codecs after it (zarrita/meta.js). Registering
+ * must never make zarrita read less, so a configuration, data type or fill
+ * ours refuses (a fill that does not survive cast_value's round trip: a
+ * NaN fill cast to an integer type without a scalar_map) goes to the
+ * loader `register` replaced (zarrita 0.7's own cast_value and
+ * scale_offset, with their rules), where there is one and it takes it.
  */
 function zarritaArrayToArray(name, Codec, replaced) {
   return async () => {
@@ -119,7 +120,9 @@ function zarritaArrayToArray(name, Codec, replaced) {
         try {
           const v2 = v2FixedScaleOffset(name, configuration, meta);
           if (v2) return v2;
-          return Codec.fromConfig(configuration, metaForArrayToArray(name, configuration, meta));
+          const codec = Codec.fromConfig(configuration, metaForArrayToArray(name, configuration, meta));
+          storeEncodedType(meta);
+          return codec;
         } catch (error) {
           const refused = error?.code === "INVALID_CONFIGURATION" || error?.code === "UNSUPPORTED_DATA_TYPE" || error?.code === "INVALID_METADATA";
           if (refused && typeof Fallback?.fromConfig === "function") {
@@ -221,7 +224,7 @@ export function registerUsing(registry, ensureReady, options) {
   // own round once in doubles and read float16 bit codes as numbers).
   for (const [name, Codec] of [["cast_value", CastValueCodec], ["scale_offset", ScaleOffsetCodec]]) {
     const previous = registry.get(name);
-    const kept = previous?.[REPLACED] ?? previous;
+    const kept = previous && REPLACED in previous ? previous[REPLACED] : previous;
     const load = once(async () => (await context(), zarritaArrayToArray(name, Codec, kept)()));
     load[REPLACED] = kept;
     registry.set(name, load);

@@ -18,7 +18,7 @@
 // type (float16, say), the codec the registry held before (zarrita 0.7's
 // delta, bitround) is used.
 import { FILTER_CODECS } from "../array-to-array/filters.js";
-import { encodedLegacyMeta, isLegacyMeta } from "./meta.js";
+import { encodedLegacyMeta, isLegacyMeta, storeEncodedType } from "./meta.js";
 
 const REPLACED = Symbol("zarr-codecs-wasm replaced filter loader");
 
@@ -44,7 +44,7 @@ function adapterFor(Codec, Theirs) {
           throw error; // theirs refuses it too: ours says why more precisely
         }
       }
-      if (legacy) meta.data_type = encodedLegacyMeta(meta).data_type;
+      storeEncodedType(meta);
       return codec;
     },
   };
@@ -78,7 +78,9 @@ function loaderFor(Codec, replaced) {
 export function registerFilters(registry) {
   for (const [name, Codec] of FILTER_CODECS) {
     const previous = registry.get(name);
-    const replaced = previous?.[REPLACED] ?? previous;
+    // A loader of ours keeps what it replaced (undefined where zarrita had
+    // none): registering twice falls back to zarrita's, never to ours.
+    const replaced = previous && REPLACED in previous ? previous[REPLACED] : previous;
     registry.set(name, loaderFor(Codec, replaced));
   }
 }

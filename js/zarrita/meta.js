@@ -66,6 +66,22 @@ export function encodedLegacyMeta(meta, end = Infinity) {
 }
 
 /**
+ * On zarrita 0.5 and 0.6, the one meta of a chain told the type its array
+ * -> array codecs store (so the codecs after them that read it, zarrita's
+ * own bytes codec and the compressors' decoded sizes, see that type); the
+ * array's own is kept aside (arrayTypeOf). A no-op on zarrita 0.7.
+ */
+export function storeEncodedType(meta) {
+  if (isLegacyMeta(meta)) meta.data_type = encodedLegacyMeta(meta).data_type;
+}
+
+/** The array's own data type of a chain's meta (on zarrita 0.5 and 0.6 as zarrita first put it there). */
+export function arrayTypeOf(meta) {
+  if (!isLegacyMeta(meta)) return meta?.dataType;
+  return ORIGINAL.get(meta)?.data_type ?? meta.data_type;
+}
+
+/**
  * The meta an array -> bytes codec should see. zarrita 0.5 and 0.6 do not
  * thread array -> array codecs' changes through the chain, so a `bytes`
  * after `numcodecs.packbits` (zarr-python 3's layout) would be told the

@@ -15,6 +15,8 @@
 // document instead.
 
 /** The probes being decoded now: a codec answers only these. */
+import { arrayTypeOf } from "./meta.js";
+
 const probes = new WeakSet();
 
 class ProbeAnswer {
@@ -76,7 +78,9 @@ export async function openedCodecs(decode) {
   } catch (error) {
     const meta = answerIn(error)?.meta;
     if (!meta || !Array.isArray(meta.codecs)) return undefined;
-    return { codecs: meta.codecs, dataType: meta.dataType ?? meta.data_type, shape: meta.shape };
+    // The array's own type: on zarrita 0.5 and 0.6 the chain's meta holds
+    // the type its array -> array codecs store (zarrita/meta.js).
+    return { codecs: meta.codecs, dataType: arrayTypeOf(meta) ?? meta.dataType ?? meta.data_type, shape: meta.shape };
   } finally {
     probes.delete(probe);
   }

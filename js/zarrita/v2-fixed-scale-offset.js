@@ -5,8 +5,9 @@
 // pair's pages compute in the array's data type (float32 rounded at each
 // step), and numcodecs, which wrote the data, in numpy's (enc / scale in
 // float64, then cast to the dtype): the values differ. Such a chain is
-// told apart by what a v3 array cannot lack: an array -> bytes codec
-// (zarrita adds none for a little-endian v2 array). Read so, scale_offset
+// told apart by what a v3 array cannot lack, an array -> bytes codec
+// (zarrita adds none for a little-endian v2 array), with every entry as
+// zarrita's conversion writes it (convertedFromV2). Read so, scale_offset
 // decodes the stored values as numcodecs does (FixedScaleOffsetCodec) and
 // cast_value passes them through; a big-endian v2 array (zarrita adds a
 // big-endian bytes codec) cannot be told from a v3 one and is read as the
@@ -15,10 +16,36 @@ import { FixedScaleOffsetCodec } from "../array-to-array/fixed-scale-offset.js";
 
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "sharding_indexed", "n5_default"]);
 
-/** Whether `meta` (zarrita 0.7's) is a chain zarrita made of a v2 array's fixedscaleoffset filter. */
+const hasKeys = (object, keys) => object !== null && typeof object === "object" && Object.keys(object).sort().join() === [...keys].sort().join();
+
+// The entries zarrita 0.7.5's conversion writes (util.js v2ToV3ArrayMetadata),
+// and nothing else: scale_offset with number scale and offset, and the
+// cast_value after it (where astype is not the dtype) with exactly its
+// data_type, "nearest-even" and "wrap".
+function zarritasScaleOffset(entry) {
+  return entry?.name === "scale_offset" && hasKeys(entry.configuration, ["scale", "offset"]) && typeof entry.configuration.scale === "number" && typeof entry.configuration.offset === "number";
+}
+function zarritasCastValue(entry) {
+  const c = entry?.configuration;
+  return entry?.name === "cast_value" && hasKeys(c, ["data_type", "rounding", "out_of_range"]) && c.rounding === "nearest-even" && c.out_of_range === "wrap";
+}
+
+/**
+ * Whether `meta` (zarrita 0.7's) is a chain zarrita made of a v2 array's
+ * fixedscaleoffset filter: no array -> bytes codec of any name a v3 array
+ * could use before its compressors (every one but numcodecs' compressors
+ * and zarrita's conversion's own entries), the scale_offset as zarrita
+ * writes it, and the cast_value after it, if any, as zarrita writes it.
+ */
 function convertedFromV2(meta) {
   const codecs = meta?.codecs;
-  return Array.isArray(codecs) && meta.dataType !== undefined && codecs.some((c) => c?.name === "scale_offset") && !codecs.some((c) => ARRAY_TO_BYTES.has(c?.name));
+  if (!Array.isArray(codecs) || meta.dataType === undefined || codecs.some((c) => ARRAY_TO_BYTES.has(c?.name))) return false;
+  const at = codecs.findIndex((c) => c?.name === "scale_offset");
+  if (at < 0 || !zarritasScaleOffset(codecs[at])) return false;
+  if (codecs[at + 1]?.name === "cast_value" && !zarritasCastValue(codecs[at + 1])) return false;
+  // What zarrita writes around them: a transpose, numcodecs' filters and
+  // compressors (v2 ids as numcodecs.<id>).
+  return codecs.every((c, i) => i === at || i === at + 1 || c?.name === "transpose" || String(c?.name).startsWith("numcodecs."));
 }
 
 /**
