@@ -10,6 +10,8 @@
 // (no sign, no zero: 2^(code - 127); 0xFF is NaN). float32 and float64 are
 // the platform's own (Math.fround, plain doubles).
 
+import { binade } from "../fills/float-fill.js";
+
 export const FLOAT_FORMATS = new Map([
   ["float16", { bits: 16, exponentBits: 5, mantissaBits: 10, bias: 15, kind: "ieee" }],
   ["bfloat16", { bits: 16, exponentBits: 8, mantissaBits: 7, bias: 127, kind: "ieee" }],
@@ -44,16 +46,6 @@ for (const format of FLOAT_FORMATS.values()) {
   format.signBit = 2 ** (e + m);
 }
 
-const exponentOf = new DataView(new ArrayBuffer(8));
-
-/** floor(log2 a) of a positive finite double, exactly (from its bits). */
-export function binade(a) {
-  exponentOf.setFloat64(0, a);
-  const field = exponentOf.getUint16(0) >> 4;
-  if (field !== 0) return field - 1023;
-  // A subnormal double: 2^-1074 times its 52-bit fraction.
-  return Math.floor(Math.log2(a / 2 ** -1074)) - 1074;
-}
 
 /** The number a code of `format` stands for (NaN, ±Infinity, ±0 included). */
 export function valueOfCode(format, code) {

@@ -3,7 +3,8 @@
 // from zero). Pure functions of (value, format, mode): the same answers a
 // later wasm kernel must give. Every step is exact in doubles (the
 // spacings are powers of two), and 64-bit integers round from their BigInt.
-import { binade, codeOfValue } from "./float-formats.js";
+import { binade } from "../fills/float-fill.js";
+import { codeOfValue } from "./float-formats.js";
 
 export const ROUNDING_MODES = ["nearest-even", "towards-zero", "towards-positive", "towards-negative", "nearest-away"];
 

@@ -108,13 +108,17 @@ function gridOf(t) {
 
 const doubleBits = new DataView(new ArrayBuffer(8));
 
-/** floor(log2 a) of a positive finite double, from its exponent field. */
-function binade(a) {
+/**
+ * floor(log2 a) of a positive finite double, exactly (from its bits; a
+ * subnormal double's from its fraction). cast_value's rounding uses it
+ * too (array-to-array/rounding.js).
+ */
+export function binade(a) {
   doubleBits.setFloat64(0, a);
   const field = doubleBits.getUint16(0) >> 4;
-  // A subnormal double is far below half of any format's unit: any
-  // exponent that small rounds it to zero.
-  return field === 0 ? -1075 : field - 1023;
+  if (field !== 0) return field - 1023;
+  // A subnormal double: 2^-1074 times its 52-bit fraction.
+  return Math.floor(Math.log2(a / 2 ** -1074)) - 1074;
 }
 
 /**
