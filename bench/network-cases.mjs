@@ -114,6 +114,23 @@ export function networkCases(side) {
 }
 
 /**
+ * Checks a read's values against the image written (`expected`, C order,
+ * `side` x `side`), every 17th row and 13th column of the selection
+ * ([[r0, r1], [c0, c1]], or null: all of it); throws where one differs.
+ */
+export function checkSample(got, selection, expected, side) {
+  const [rows, cols] = selection ?? [[0, side], [0, side]];
+  const width = cols[1] - cols[0];
+  for (let r = rows[0]; r < rows[1]; r += 17) {
+    for (let c = cols[0]; c < cols[1]; c += 13) {
+      if (got.data[(r - rows[0]) * width + (c - cols[0])] !== expected[r * side + c]) {
+        throw new Error(`value at (${r}, ${c}) differs from the image`);
+      }
+    }
+  }
+}
+
+/**
  * What the server's log says of one round: requests, bytes, and the most
  * times one shard's index was fetched (a GET of a range that ends at the
  * shard's last byte, the index being at the end).
