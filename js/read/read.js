@@ -148,11 +148,20 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   return typeof out.get === "function" ? out.get(0) : out[0];
 }
 
-/** A read's chunks through the stages on this thread. */
-function placeHere({ arr, plan, axes, chunks, out, queue, signal, source, placed, failures }) {
+// The place stage of a read on this thread: values one by one, plain
+// copies where every run is long enough, else the bands; with the read's
+// first failure, which the placer and the driver share.
+function placeStage({ arr, plan, axes, chunks, out, signal, placed, failures }, directOptions) {
   const ending = firstFailure();
   const context = { arr, plan, axes, chunks, out, signal, placed, failures, ending };
-  const placer = plan.elementBytes === 0 ? valuePlacer(context) : directPlacer(context) ?? bandPlacer(context);
+  const placer = plan.elementBytes === 0 ? valuePlacer(context) : directPlacer(context, directOptions) ?? bandPlacer(context);
+  return { placer, ending };
+}
+
+/** A read's chunks through the stages on this thread. */
+function placeHere(job) {
+  const { arr, plan, chunks, queue, signal, source, failures } = job;
+  const { placer, ending } = placeStage(job);
   const decode = decodeStage(arr, plan, { direct: placer.direct === true });
   return runChunks({ chunks, queue, signal, source, decode, placer, failures, ending });
 }
@@ -163,14 +172,12 @@ function placeHere({ arr, plan, axes, chunks, out, queue, signal, source, placed
 // thread, as zarrita's decoded chunks are. Where the read would go to the
 // pool, its workers decode the misses.
 async function placeCached({ cache, described, pool, ...job }) {
-  const { arr, plan, axes, chunks, out, queue, signal, source, placed, failures } = job;
+  const { arr, plan, chunks, queue, signal, source, failures } = job;
   const misses = described ? await pool.wholeChunks({ arr, plan, described }) : undefined;
   const cachedChunk = cachedChunks({ store: cache, arr, plan, fetch: source.fetchBytes, signal, decodeMiss: misses?.decode });
-  const ending = firstFailure();
-  const context = { arr, plan, axes, chunks, out, signal, placed, failures, ending };
   // Chunks read's decoder decoded whole are in C order: copied straight
   // into place where the runs are long enough.
-  const placer = plan.elementBytes === 0 ? valuePlacer(context) : directPlacer(context, { wholeChunks: true }) ?? bandPlacer(context);
+  const { placer, ending } = placeStage(job, { wholeChunks: true });
   // fromCache: counted by the cache (diagnostics().reads()), and values
   // that are the cache's (bytes placed as copies).
   const fromCache = { get: (c) => cachedChunk(c.coords) };
