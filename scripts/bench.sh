@@ -4,10 +4,14 @@
 # arguments, then the read pool's benchmark (bench/pool.mjs, with --quick
 # and --no-write where given), then compressed reads end to end against
 # zarrita (bench/compressed-reads.mjs, the same), then wasm memory through
-# a burst of reads (bench/memory.mjs, the same). `npm run bench -- pool
-# [--no-write]` runs the read pool's alone, `npm run bench -- compressed
-# [--no-write]` the compressed reads alone, `npm run bench -- memory
-# [--quick] [--no-write]` the memory one alone; `npm run bench --
+# a burst of reads (bench/memory.mjs, the same), then array -> array codecs
+# (scale_offset + cast_value, a float64 read as float32) against zarrita
+# (bench/array-to-array.mjs, the same; about 2 s at --quick). `npm run
+# bench -- pool [--no-write]` runs the read pool's alone, `npm run bench
+# -- compressed [--no-write]` the compressed reads alone, `npm run bench
+# -- memory [--quick] [--no-write]` the memory one alone, `npm run bench
+# -- array-to-array [--quick] [--no-write] [--rounds=N]` the array ->
+# array one alone; `npm run bench --
 # network [options]` reads over a loopback network (bench/network.mjs;
 # --browser: in Chromium, bench/network-browser.mjs); `npm run bench --
 # --compressors [options]` runs bench/compressors.mjs (decompression
@@ -36,6 +40,11 @@ if [[ "${1:-}" == network ]]; then
     exec node bench/network-browser.mjs "$@"
   fi
   exec node --expose-gc bench/network.mjs "$@"
+fi
+if [[ "${1:-}" == array-to-array ]]; then
+  shift
+  bash scripts/build-wasm.sh >/dev/null
+  GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824 exec node --expose-gc bench/array-to-array.mjs "$@"
 fi
 if [[ "${1:-}" == compressed ]]; then
   shift
@@ -69,6 +78,7 @@ done
 node --expose-gc bench/pool.mjs "${pool_args[@]}"
 node --expose-gc bench/compressed-reads.mjs "${pool_args[@]}"
 node --expose-gc bench/memory.mjs "${pool_args[@]}"
+node --expose-gc bench/array-to-array.mjs "${pool_args[@]}"
 for arg in "$@"; do
   if [[ "$arg" == --quick ]]; then
     node --expose-gc bench/network.mjs --quick --latency=0
