@@ -55,6 +55,8 @@ const OFFSET = 200;
 const ZSTD = { name: "zstd", configuration: { level: 3, checksum: false } };
 const BYTES = { name: "bytes", configuration: { endian: "little" } };
 const NO_DTYPE = "read has no dtype option yet";
+// The machine is shared: its load before and after goes with the numbers.
+const loadBefore = loadavg();
 
 // ---- the values -----------------------------------------------------------
 
@@ -225,9 +227,10 @@ const table = [
   "|---|---|---|",
   ...goals.map((g) => `| ${g.goal} | ${g.shown} | ${g.result} |`),
 ];
-const load = loadavg().map((x) => x.toFixed(2)).join(", ");
+const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
+const load = `${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
 console.log(table.join("\n"));
-console.log(`load average at the end: ${load}`);
+console.log(`load average (1, 5, 15 min): ${load}`);
 
 if (write) {
   const machine = `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
@@ -237,7 +240,7 @@ if (write) {
   } catch {}
   const date = new Date().toISOString().slice(0, 10);
   const md = [
-    `Array -> array codecs end to end, measured ${date} on ${machine}, commit ${commit}, load average ${load} (1, 5, 15 min) at the end.`,
+    `Array -> array codecs end to end, measured ${date} on ${machine}, commit ${commit}, load average (1, 5, 15 min) ${load}.`,
     "",
     `${SIDE}x${SIDE} arrays in ${CHUNK}x${CHUNK} chunks from memory, zstd level 3, written by zarrita 0.7.5 with the package registered; ms, best of ${rounds} rounds. ${note}.`,
     "",
@@ -245,5 +248,5 @@ if (write) {
     "",
   ].join("\n");
   writeFileSync(join(root, "bench/array-to-array-results.md"), md);
-  writeFileSync(join(root, "bench/array-to-array-results.json"), `${JSON.stringify({ date, machine, commit, loadavg: loadavg(), side: SIDE, chunk: CHUNK, rounds, lastBitOff, ms: { kelvin: kelvinMs, float64ToFloat32: castMs }, readHasDtype: hasDtype, goals: goals.map(({ goal, value, result }) => ({ goal, value, result })) }, null, 1)}\n`);
+  writeFileSync(join(root, "bench/array-to-array-results.json"), `${JSON.stringify({ date, machine, commit, loadavg: { before: loadBefore, after: loadavg() }, side: SIDE, chunk: CHUNK, rounds, lastBitOff, ms: { kelvin: kelvinMs, float64ToFloat32: castMs }, readHasDtype: hasDtype, goals: goals.map(({ goal, value, result }) => ({ goal, value, result })) }, null, 1)}\n`);
 }
