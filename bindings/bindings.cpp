@@ -26,6 +26,7 @@
 #include "kernels/widen.h"
 #include "read_chain.h"
 #include "read_placement.h"
+#include "read_values.h"
 
 #ifndef ZCW_ABI_VERSION
 #error "ZCW_ABI_VERSION comes from js/wasm/abi-version.js (CMakeLists.txt)"
@@ -523,6 +524,33 @@ EMSCRIPTEN_KEEPALIVE int zcw_read_n5_chain(int kind, const uint8_t* in, double i
     zcw::MemorySource source(decoded);
     return codec->place(source, decoded_length, rank, fill_length, p, band) == 0 ? zcw::Status::Ok()
                                                                                  : codec->last();
+  });
+}
+
+// read's array -> array steps (bindings/read_values.h): a chunk's bytes,
+// decompressed (kind >= 0, as zcw_read_chain) or as they are (kind -1),
+// run through the value program at `program`, then placed.
+EMSCRIPTEN_KEEPALIVE int zcw_read_values(int kind, const uint8_t* in, double in_length, double decoded_length,
+                                         double token, const double* program, const double* desc, uint8_t* band) {
+  return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
+    zcw::ValueProgram parsed;
+    zcw::Status s = zcw::parse_value_program(program, &parsed);
+    if (!s.ok()) return s;
+    const uint8_t* decoded = in;
+    if (kind >= 0) {
+      s = zcw::bindings::chain_decoded(kind, in, in_length, decoded_length, token, &decoded);
+      if (!s.ok()) return s;
+    } else if (in_length != decoded_length) {
+      return zcw::Status(zcw::ErrorCode::kInvalidInput, "read: the chunk holds " + std::to_string(static_cast<uint64_t>(in_length)) +
+                                                          " bytes, expected " + std::to_string(static_cast<uint64_t>(decoded_length)));
+    }
+    const uint8_t* values = nullptr;
+    uint64_t values_length = 0;
+    s = zcw::bindings::program_values(parsed, decoded, static_cast<uint64_t>(decoded_length), token,
+                                      zcw::bindings::active_impl(), &values, &values_length);
+    if (!s.ok()) return s;
+    zcw::MemorySource source(values);
+    return zcw::bindings::place_copy_from(source, values_length, p, band);
   });
 }
 

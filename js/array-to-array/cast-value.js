@@ -47,6 +47,7 @@ export class CastValueCodec {
   #decodeValue;
   #encodeArray;
   #decodeArray;
+  #rules;
 
   /**
    * @param {{data_type: string, rounding?: string, out_of_range?: string,
@@ -79,6 +80,7 @@ export class CastValueCodec {
     const decodeMap = scalarMap(mapEntries("decode", map?.decode, encodedType, arrayType));
     this.#arrayType = arrayType;
     this.#encodedType = encodedType;
+    this.#rules = { rounding, outOfRange, decodeMapped: decodeMap !== undefined };
     const encodeWhere = `${NAME} (encode ${arrayType.name} -> ${encodedType.name})`;
     const decodeWhere = `${NAME} (decode ${encodedType.name} -> ${arrayType.name})`;
     this.#encodeValue = castFunction(encodeWhere, arrayType, encodedType, { rounding, outOfRange, map: encodeMap });
@@ -117,6 +119,14 @@ export class CastValueCodec {
       );
     }
     return encoded;
+  }
+
+  /**
+   * What decode does, as data (read's value steps, read/decode/value-steps.js,
+   * run the casts that are plain IEEE conversions in wasm).
+   */
+  get decodeDescription() {
+    return { op: "cast", from: this.#encodedType.name, to: this.#arrayType.name, ...this.#rules };
   }
 
   /** zarrita 0.7: what the next codec sees (the encoded type and fill). */

@@ -66,6 +66,7 @@ export class FixedScaleOffsetCodec {
   #astype;
   #encode;
   #decode;
+  #parameters;
 
   constructor(configuration, meta) {
     if (!isPlainObject(configuration)) {
@@ -77,11 +78,23 @@ export class FixedScaleOffsetCodec {
     checkInputType(NAME, "dtype", this.#dtype, meta);
     this.#astype = configuration.astype == null ? this.#dtype : parseNumericType(NAME, "astype", configuration.astype);
     this.#decode = scaleOffsetDecoder(this.#astype, this.#dtype, scale, offset);
+    this.#parameters = { scale, offset };
     this.#encode = scaleOffsetEncoder(this.#dtype, this.#astype, scale, offset);
   }
 
   static fromConfig(configuration, meta) {
     return new FixedScaleOffsetCodec(configuration, meta);
+  }
+
+  /**
+   * What decode does, as data (read/decode/value-steps.js): e of astype,
+   * divided by scale in `divided` (numpy's type for it), offset added in
+   * `added`, cast to dtype.
+   */
+  get decodeDescription() {
+    const { scale, offset } = this.#parameters;
+    const divided = divisionType(this.#astype, scale);
+    return { op: "fixedscaleoffset", astype: this.#astype.name, divided: divided.name, added: scalarResultType(divided, offset).name, dtype: this.#dtype.name, scale, offset };
   }
 
   getEncodedMeta(meta) {

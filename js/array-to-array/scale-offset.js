@@ -18,6 +18,7 @@ export class ScaleOffsetCodec {
   #type;
   #encodeArray;
   #decodeArray;
+  #parameters;
 
   /**
    * @param {{scale?: unknown, offset?: unknown} | undefined} configuration
@@ -35,6 +36,7 @@ export class ScaleOffsetCodec {
       throw new ZarrCodecError("INVALID_CONFIGURATION", `${NAME}: scale must be a non-zero number of ${type.name} (decoding divides by it), got ${showValue(scale)}`);
     }
     this.#type = type;
+    this.#parameters = { scale, offset };
     const f = scaleOffsetFunctions(`${NAME} (${type.name})`, type, scale, offset);
     this.#encodeArray = floatArrayLoop(type, scale, offset, "encode", f.encode) ?? arrayCast(type, type, f.encode);
     this.#decodeArray = floatArrayLoop(type, scale, offset, "decode", f.decode) ?? arrayCast(type, type, f.decode);
@@ -52,6 +54,11 @@ export class ScaleOffsetCodec {
 
   static fromConfig(configuration, meta) {
     return new ScaleOffsetCodec(configuration, meta);
+  }
+
+  /** What decode does, as data (read/decode/value-steps.js): in / scale + offset in `type`. */
+  get decodeDescription() {
+    return { op: "scale_offset", type: this.#type.name, ...this.#parameters };
   }
 
   /** zarrita 0.7: the next codec sees the encoded fill. */

@@ -80,10 +80,10 @@ export async function workerChainOf(plan, dataType) {
     // Strings are JavaScript values: never decoded in a worker.
     if (conversion.strings) return { unsupported: "strings are JavaScript values" };
   }
-  const { format, order, arrayToBytes, bytesToBytes, dataType: stored, chunkShape } = chain;
+  const { format, order, arrayToArray, listed, arrayToBytes, bytesToBytes, dataType: stored, chunkShape } = chain;
   return {
-    chain: { format, order, arrayToBytes, bytesToBytes, dataType: stored, chunkShape },
-    array: { dataType, chunkShape: plan.za.chunkShape, elementBytes: plan.elementBytes, fillValue: plan.za.fillValue },
+    chain: { format, order, arrayToArray, listed, arrayToBytes, bytesToBytes, dataType: stored, chunkShape },
+    array: { dataType, chunkShape: plan.za.chunkShape, elementBytes: plan.elementBytes, fillValue: plan.za.fillValue, outputType: plan.outputType },
     conversion,
     fill: plan.fill,
     order: plan.order,

@@ -26,6 +26,7 @@ import { allQueue, firstFailure, runChunks } from "./run-chunks.js";
 import { resolveSelection, outputShape } from "./selection/selection.js";
 import { asRegion, chunksOf } from "./selection/chunks.js";
 import { planOf } from "./plan/plan.js";
+import { checkDtype } from "./plan/typed-plan.js";
 import { chunkSource } from "./fetch/chunk-source.js";
 import { fetchSettings } from "./fetch/fetch-options.js";
 import { ReadAccount } from "./fetch/request-accounts.js";
@@ -43,6 +44,7 @@ function checkOptions(options) {
   if (options === null || typeof options !== "object") {
     throw new ZarrCodecError("INVALID_INPUT", `read: options must be an object, got ${describe(options)}`);
   }
+  checkDtype(options.dtype);
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new ZarrCodecError("INVALID_INPUT", `read: onProgress must be a function, got ${describe(options.onProgress)}`);
   }
@@ -104,7 +106,7 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   signal?.throwIfAborted();
   await ensureReady();
   // plan: once per opened array.
-  const plan = await planOf(arr, storeSignal);
+  const plan = await planOf(arr, storeSignal, options.dtype);
   const { za } = plan;
   // selection: the output's shape and the chunks it touches.
   const axes = resolveSelection(selection, za.shape, za.chunkShape);

@@ -66,11 +66,11 @@ export function v2FixedScaleOffset(name, configuration, meta) {
     // page allows for integers only: numpy's cast, here scale_offset's.)
     if (codecs[at - 1]?.name !== "scale_offset") return undefined;
     const stored = configuration?.data_type;
-    return { kind: "array_to_array", getEncodedMeta: (m) => ({ ...m, dataType: stored }), decode: (chunk) => chunk, encode: (chunk) => chunk };
+    return { kind: "array_to_array", decodeDescription: { op: "identity" }, getEncodedMeta: (m) => ({ ...m, dataType: stored }), decode: (chunk) => chunk, encode: (chunk) => chunk };
   }
   const next = codecs[at + 1];
   const astype = next?.name === "cast_value" ? next.configuration?.data_type : meta.dataType;
   const fso = FixedScaleOffsetCodec.fromConfig({ scale: configuration?.scale, offset: configuration?.offset, dtype: meta.dataType, astype }, meta);
   // getEncodedMeta: the stored type is cast_value's to tell (or the dtype).
-  return { kind: "array_to_array", getEncodedMeta: (m) => m, decode: (chunk) => fso.decode(chunk), encode: (chunk) => fso.encode(chunk) };
+  return { kind: "array_to_array", decodeDescription: fso.decodeDescription, getEncodedMeta: (m) => m, decode: (chunk) => fso.decode(chunk), encode: (chunk) => fso.encode(chunk) };
 }

@@ -54,7 +54,7 @@ function owned(chunk) {
   return { data: copy, shape: chunk.shape.slice(), stride: chunk.stride.slice() };
 }
 
-const kindCount = { codec: "decoded", n5: "n5", copy: "copied" };
+const kindCount = { codec: "decoded", n5: "n5", copy: "copied", values: "decoded" };
 
 /**
  * @param {object} r
@@ -70,13 +70,15 @@ const kindCount = { codec: "decoded", n5: "n5", copy: "copied" };
  */
 export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
   const { za } = plan;
+  // read's dtype: chunks zarrita decodes, cast (plan/typed-plan.js).
+  const convert = plan.convert ?? ((chunk) => chunk);
   const zarritaFailed = (error) => withCodecContext(error, "read", arrayName(arr.path, arr.store));
 
   async function load(coords) {
     if (!fetch) {
       countRead("viaZarrita");
       try {
-        return owned(await za.getChunk(coords, { signal }));
+        return owned(convert(await za.getChunk(coords, { signal })));
       } catch (error) {
         throw zarritaFailed(error);
       }
@@ -107,14 +109,14 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
     }
     countRead("viaZarrita");
     try {
-      return owned(await za.decode(bytes));
+      return owned(convert(await za.decode(bytes)));
     } catch (error) {
       throw zarritaFailed(error);
     }
   }
 
   return async function cachedChunk(coords) {
-    const key = store.keyOf(arr, coords);
+    const key = store.keyOf(arr, coords, plan.outputType);
     for (;;) {
       let entry = store.get(key);
       if (entry) {

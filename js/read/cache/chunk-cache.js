@@ -48,14 +48,14 @@ export class ChunkStore extends BoundedCache {
   hits = 0;
   misses = 0;
 
-  /** The key of a chunk of `arr`. */
-  keyOf(arr, coords) {
+  /** The key of a chunk of `arr` (as `outputType`, read's dtype, where one is asked). */
+  keyOf(arr, coords, outputType) {
     let id = this.#ids.get(arr);
     if (id === undefined) {
       id = this.#nextId++;
       this.#ids.set(arr, id);
     }
-    return `${id}:${coords.join(",")}`;
+    return `${id}:${outputType ?? ""}:${coords.join(",")}`;
   }
 }
 

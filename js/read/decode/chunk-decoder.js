@@ -25,10 +25,12 @@ import { chainInPlace, copyInPlace, decodeInPlace } from "../place/wasm-placemen
 import { CompressorCodec, DECODE_REPLACED } from "../../compressors/compressor-codec.js";
 import { Crc32cCodec } from "../../codecs/crc32c.js";
 import { wasm } from "../../wasm/load.js";
+import { nextToken } from "./frame-tokens.js";
+import { valuesDecoder } from "./values-decoder.js";
 
 /**
  * @typedef {object} ChunkDecoder
- * @property {"codec" | "n5" | "copy"} kind
+ * @property {"codec" | "n5" | "copy" | "values"} kind  ("values": values-decoder.js)
  * @property {boolean} [direct]  "copy" with nothing to decompress: the
  *   stored bytes are the output's (direct-placement.js)
  * @property {(bytes: Uint8Array) => Promise<unknown>} open
@@ -110,9 +112,6 @@ function arrayToBytesCodec(chain, meta) {
   return codec;
 }
 
-// Names each opened frame: a chunk placed into a second band is not
-// decompressed again (bindings/read_chain.h).
-let tokens = 0;
 
 // The same bytes, in a view of read's own: read names the chunk in its
 // messages itself (chunk-where.js), so a codec does not name it again
@@ -135,7 +134,7 @@ function wasmChainOf(compressors) {
   const checksum = second !== undefined ? new Crc32cCodec() : undefined;
   return {
     kind: first.codec.compressionKind,
-    open: async (bytes) => ({ bytes: unnoted(checksum ? checksum.decode(bytes) : bytes), token: (tokens = (tokens % 2 ** 52) + 1) }),
+    open: async (bytes) => ({ bytes: unnoted(checksum ? checksum.decode(bytes) : bytes), token: nextToken() }),
     reopen: async (frame, refusal) => {
       if (refusal?.code !== "UNSUPPORTED_CODEC" || frame.decoded) throw refusal;
       return { decoded: asBytes(await first.codec[DECODE_REPLACED](frame.bytes, refusal), first.name) };
@@ -178,6 +177,11 @@ export async function chunkDecoder(chain, array, registries = registeredRegistri
   const chunkBytes = array.chunkShape.reduce((a, b) => a * b, 1) * array.elementBytes;
   const { name } = chain.arrayToBytes;
   const inWasm = wasmChainOf(compressors);
+  // Values changed after the array -> bytes codec: array -> array codecs,
+  // or read's dtype.
+  if (chain.arrayToArray?.length || (array.outputType !== undefined && array.outputType !== array.dataType)) {
+    return valuesDecoder({ chain, array, compressors, decompress, inWasm });
+  }
   if (name === "n5_default") {
     const n5 = new N5DefaultCodec(chain.arrayToBytes.configuration, meta, { registry: registries[0] });
     return {

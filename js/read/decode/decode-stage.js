@@ -25,7 +25,9 @@ export function decodeStage(arr, plan, how = {}) {
   const { za, decoder } = plan;
   return async (c, fetched) => {
     if (fetched.missing) return FILL;
-    if (fetched.chunk) return { kind: "zarrita", chunk: fetched.chunk };
+    // read's dtype: a chunk zarrita decoded, cast (plan/typed-plan.js).
+    const convert = plan.convert ?? ((chunk) => chunk);
+    if (fetched.chunk) return { kind: "zarrita", chunk: convert(fetched.chunk) };
     if (how.direct) return { kind: "copied", bytes: fetched.bytes };
     if (decoder) {
       try {
@@ -35,7 +37,7 @@ export function decodeStage(arr, plan, how = {}) {
       }
     }
     try {
-      return { kind: "zarrita", chunk: await za.decode(fetched.bytes) };
+      return { kind: "zarrita", chunk: convert(await za.decode(fetched.bytes)) };
     } catch (error) {
       throw withCodecContext(error, "read", arrayName(arr.path, arr.store));
     }

@@ -255,7 +255,7 @@ export function bandPlacer({ arr, plan, axes, chunks, out, signal, placed, failu
     deliver(c, decoded) {
       c.kind = decoded.kind;
       c.opened = decoded.kind === "decoded" ? decoded.opened : decoded.chunk;
-      if (!decoded.fromCache) countRead(c.kind === "fill" ? "filled" : c.kind === "decoded" ? (decoder.kind === "codec" ? "decoded" : decoder.kind === "n5" ? "n5" : "copied") : "viaZarrita");
+      if (!decoded.fromCache) countRead(c.kind === "fill" ? "filled" : c.kind === "decoded" ? (decoder.kind === "codec" || decoder.kind === "values" ? "decoded" : decoder.kind === "n5" ? "n5" : "copied") : "viaZarrita");
       if (c.kind === "decoded" && (decoder.inWasm || c.opened?.compressed)) countRead("decompressed");
       for (const b of c.bands) {
         const band = bands[b];

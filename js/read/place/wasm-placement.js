@@ -94,6 +94,34 @@ export function chainInPlace(module, kind, frame, decodedLength, token, handle, 
   if (module._zcw_read_chain(kind, at, frame.length, decodedLength, token, handle, desc, band)) throw failure(module, where);
 }
 
+// Each module's area for a value program (at most 4 steps of 5 words and
+// a count: src/values/value_program.h).
+const programAreas = new WeakMap();
+
+function programArea(module) {
+  let at = programAreas.get(module);
+  if (at === undefined) {
+    at = module._zcw_alloc(8 * 24);
+    if (!at) throw outOfMemory(8 * 24);
+    programAreas.set(module, at);
+  }
+  return at;
+}
+
+/**
+ * A chunk's bytes, decompressed in wasm (`kind` >= 0, as chainInPlace) or
+ * as they are (`kind` -1), run through the value program `words`
+ * (read/decode/value-steps.js) and placed. `decodedLength`: the bytes the
+ * program's input must be.
+ */
+export function valuesInPlace(module, kind, frame, decodedLength, token, words, desc, band, where) {
+  const program = programArea(module);
+  const at = frameIn(module, frame, "read");
+  // HEAPF64 is replaced when memory grows (frameIn may grow it): take it now.
+  module.HEAPF64.set(words, program / 8);
+  if (module._zcw_read_values(kind, at, frame.length, decodedLength, token, program, desc, band)) throw failure(module, where);
+}
+
 /** A chunk's decoded bytes (storage order) placed as they are. */
 export function copyInPlace(module, input, desc, band, where) {
   if (callWithIo(module, "_zcw_read_copy", input, null, input.length, desc, band)) throw failure(module, where);

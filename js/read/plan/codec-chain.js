@@ -20,8 +20,11 @@
 // the array zarrita gives (its data type, shape and chunks) is taken, and
 // where both do but decode differently, zarrita reads the array.
 //
-// A chain read cannot decode itself (an array -> array codec other than
-// transpose, nested sharding, a variable-length type) is returned as
+// Array -> array codecs read decodes itself (READ_ARRAY_TO_ARRAY: the
+// elementwise ones anywhere, delta, which reads the chunk in its stored
+// order, only after any transpose) are listed in `arrayToArray`, first
+// first (decode/value-steps.js runs them). A chain read cannot decode
+// itself (reshape, nested sharding, a variable-length type) is returned as
 // { unsupported: why }: such arrays are read through zarrita's getChunk.
 import { isPlainObject } from "../../errors.js";
 import { hasUnsafeIntegers, parseLossless } from "../../json/lossless.js";
@@ -32,6 +35,12 @@ import { innerChunksPerShard } from "./shard-shape.js";
 
 const decoder = new TextDecoder();
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STORED_CODEC]);
+// The array -> array codecs read decodes: value by value (so before or
+// after a transpose alike) ...
+const ELEMENTWISE = new Set(["scale_offset", "cast_value", "bitround", "numcodecs.bitround", "numcodecs.fixedscaleoffset", "numcodecs.quantize", "numcodecs.astype", "fixedscaleoffset", "quantize", "astype"]);
+// ... and along the chunk's stored order (numcodecs' Delta differences
+// consecutive elements of its input as it lies in memory).
+const IN_STORED_ORDER = new Set(["numcodecs.delta", "delta"]);
 
 /**
  * @typedef {object} Sharding
@@ -48,6 +57,10 @@ const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STO
  * @property {2 | 3} format
  * @property {number[] | null} order  stored axis j is logical axis order[j]
  *   (null: C order)
+ * @property {{name: string, configuration: unknown}[]} arrayToArray  the
+ *   array -> array codecs read decodes (transpose apart), first first
+ * @property {unknown[] | undefined} listed  the codecs as listed (zarrita's,
+ *   or the document's), which the array -> array codecs are made with
  * @property {{name: string, configuration: unknown}} arrayToBytes
  * @property {{names: string[], configuration: unknown}[]} bytesToBytes
  *   each codec's registry names, first first (a Zarr v2 compressor is
@@ -141,19 +154,37 @@ function v3Chain(doc, rank) {
   const refused = (why) => ({ unsupported: why, sharding });
   if (!Array.isArray(codecs)) return refused("no codecs");
   let order = null;
+  let transposed = false;
+  const arrayToArray = [];
   let at = 0;
   for (; at < codecs.length; at++) {
     const name = codecs[at]?.name;
     if (ARRAY_TO_BYTES.has(name)) break;
-    if (name !== "transpose" || order !== null) return refused(`the codec ${JSON.stringify(String(name))} before the array -> bytes codec`);
+    if (ELEMENTWISE.has(name) || (IN_STORED_ORDER.has(name) && (order === null || transposed))) {
+      arrayToArray.push({ name, configuration: codecs[at].configuration });
+      continue;
+    }
+    if (name !== "transpose" || transposed) return refused(`the codec ${JSON.stringify(String(name))} before the array -> bytes codec`);
+    // A delta before the transpose differences the logical order.
+    if (arrayToArray.some((c) => IN_STORED_ORDER.has(c.name))) return refused("delta before a transpose");
+    transposed = true;
     order = permutation(codecs[at].configuration?.order, rank);
     if (order === undefined) return refused("a transpose order read does not know");
   }
   if (at === codecs.length) return refused("no array -> bytes codec read decodes");
   const arrayToBytes = { name: codecs[at].name, configuration: codecs[at].configuration };
   const bytesToBytes = codecs.slice(at + 1).map((c) => ({ names: [String(c?.name)], configuration: c?.configuration }));
-  return { format: 3, order, arrayToBytes, bytesToBytes, dataType: doc.data_type, chunkShape, sharding, fillValue: doc.fill_value };
+  return { format: 3, order, arrayToArray, listed: codecs, arrayToBytes, bytesToBytes, dataType: doc.data_type, chunkShape, sharding, fillValue: doc.fill_value };
 }
+
+// The bytes codec of a Zarr v2 dtype: big-endian where it says so and has
+// more than one byte.
+function bytesOfV2(dtype) {
+  const big = typeof dtype === "string" && dtype.startsWith(">") && !/^>([iub]1|[SV]\d+)$/.test(dtype);
+  return { name: "bytes", configuration: { endian: big ? "big" : "little" } };
+}
+
+const describeId = (filter) => (isPlainObject(filter) && typeof filter.id === "string" ? JSON.stringify(filter.id) : "that names no id");
 
 // Zarr v2: zarrita builds the chain from dtype, order, filters and
 // compressor; read knows the ones it can decode itself.
@@ -166,6 +197,7 @@ function v2Chain(zarray, rank) {
   }
   let filters = zarray.filters ?? [];
   let arrayToBytes;
+  const arrayToArray = [];
   // numcodecs' Shuffle regroups bytes: a bytes -> bytes codec after the
   // array -> bytes one (withDataTypes' stored codec, or zarrita's bytes).
   const bytesToBytes = [];
@@ -182,17 +214,23 @@ function v2Chain(zarray, rank) {
     // the element axes reversed (data-types/fortran-chunks.js).
     if (conversionOf(configuration.ticket)?.fortran) storageOrder = fortranOrder(rank);
   } else if (filters.length > 0) {
-    return { unsupported: "Zarr v2 filters" };
-  } else if (typeof zarray.dtype === "string" && zarray.dtype.startsWith(">") && !/^>([iub]1|[SV]\d+)$/.test(zarray.dtype)) {
-    arrayToBytes = { name: "bytes", configuration: { endian: "big" } };
+    // numcodecs' filters, run on the chunk as it lies in memory (C or F
+    // order alike), after the little-endian (or big-endian) bytes.
+    for (const filter of filters) {
+      const name = `numcodecs.${filter?.id}`;
+      if (!isPlainObject(filter) || !(ELEMENTWISE.has(name) || IN_STORED_ORDER.has(name))) return { unsupported: `the Zarr v2 filter ${describeId(filter)}` };
+      const { id, ...configuration } = filter;
+      arrayToArray.push({ name, configuration });
+    }
+    arrayToBytes = bytesOfV2(zarray.dtype);
   } else {
-    arrayToBytes = { name: "bytes", configuration: { endian: "little" } };
+    arrayToBytes = bytesOfV2(zarray.dtype);
   }
   if (compressor) {
     const { id, ...configuration } = compressor;
     bytesToBytes.push({ names: [`numcodecs.${id}`, id], configuration });
   }
-  return { format: 2, order: storageOrder, arrayToBytes, bytesToBytes, dataType: zarray.dtype, chunkShape: zarray.chunks, sharding: undefined, fillValue: zarray.fill_value };
+  return { format: 2, order: storageOrder, arrayToArray, arrayToBytes, bytesToBytes, dataType: zarray.dtype, chunkShape: zarray.chunks, sharding: undefined, fillValue: zarray.fill_value };
 }
 
 // zarrita's data type name of a v2 dtype it reads ("<u2" -> "uint16"),
@@ -234,7 +272,7 @@ function describes(chain, za, dtype) {
 
 /** Whether two chains decode the same bytes the same way. */
 function sameDecoding(a, b) {
-  const key = (c) => JSON.stringify([c.order, c.arrayToBytes.name, c.arrayToBytes.configuration ?? null, c.bytesToBytes.map((x) => [x.names.at(-1), x.configuration ?? null]), c.sharding ?? null]);
+  const key = (c) => JSON.stringify([c.order, c.arrayToArray ?? [], c.arrayToBytes.name, c.arrayToBytes.configuration ?? null, c.bytesToBytes.map((x) => [x.names.at(-1), x.configuration ?? null]), c.sharding ?? null]);
   return key(a) === key(b);
 }
 
@@ -332,10 +370,15 @@ async function chainZarritaBuilt(arr, za, rank) {
   // little-endian types), zarrita decodes with little-endian bytes.
   let codecs = opened.codecs;
   if (!codecs.some((c) => ARRAY_TO_BYTES.has(c?.name))) {
-    const at = codecs.findIndex((c) => c?.name !== "transpose");
+    // After the array -> array codecs (zarrita 0.7 lists a v2 array's
+    // filters as numcodecs.<id> before its compressor).
+    const at = codecs.findIndex((c) => c?.name !== "transpose" && !ELEMENTWISE.has(c?.name) && !IN_STORED_ORDER.has(c?.name));
     const bytes = { name: "bytes", configuration: { endian: "little" } };
     codecs = at === -1 ? [...codecs, bytes] : [...codecs.slice(0, at), bytes, ...codecs.slice(at)];
   }
   const chain = v3Chain({ codecs, chunk_grid: { configuration: { chunk_shape: za.chunkShape } }, data_type: arr.dtype, fill_value: fill ?? null }, rank);
-  return chain.unsupported ? undefined : chain;
+  // The codecs as zarrita listed them: what register()'s codecs were told
+  // (zarrita/v2-fixed-scale-offset.js tells zarrita 0.7's conversion of a
+  // v2 filter by them).
+  return chain.unsupported ? undefined : { ...chain, listed: opened.codecs };
 }

@@ -16,6 +16,7 @@ import { codecChain } from "./codec-chain.js";
 import { chunkDecoder } from "../decode/chunk-decoder.js";
 import { zarritaArray } from "./zarrita-array.js";
 import { zarritaFill } from "../place/output.js";
+import { typedPlanOf } from "./typed-plan.js";
 
 const plans = new WeakMap();
 // The types whose fill read parses itself when withDataTypes did not.
@@ -46,6 +47,10 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
  * @property {(() => Promise<import("./codec-chain.js").Sharding | {unsupported: string}>) | undefined} confirmSharding
  *   where the shard index's layout was assumed: the layout the document
  *   says, read once
+ * @property {string | undefined} outputType  read's dtype, where it casts
+ *   the array's values to another type (typed-plan.js)
+ * @property {((chunk: object) => object) | undefined} convert  for a typed
+ *   plan, the cast of a chunk zarrita decoded
  * @property {Promise<object> | undefined} pool  what a worker pool needs
  *   to decode the array's chunks, made on its first pooled read (js/pool/chain.js)
  */
@@ -215,8 +220,12 @@ function sameShape(a, b) {
   return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-/** The plan of `arr`, made on its first read. */
-export function planOf(arr, signal) {
+/**
+ * The plan of `arr`, made on its first read; with `dtype` (read's option),
+ * the plan of its values cast to that type (typed-plan.js), made on the
+ * first read that asks for it.
+ */
+export function planOf(arr, signal, dtype) {
   let plan = plans.get(arr);
   if (!plan) {
     plan = makePlan(arr, signal);
@@ -224,5 +233,6 @@ export function planOf(arr, signal) {
     // A failed plan (a store error) is not kept.
     plan.catch(() => plans.delete(arr));
   }
-  return plan;
+  if (dtype === undefined || dtype === arr.dtype) return plan;
+  return plan.then((base) => typedPlanOf(arr, base, dtype));
 }

@@ -1,0 +1,70 @@
+// read(arr, selection, { dtype }): the array's values cast to another
+// numeric type by cast_value's rules (rounding nearest-even, out of range
+// clamped), as viewers want them (float32 or uint8 textures: GPUs take no
+// float64, and often no float16). The plan of such a read is the array's
+// own (plan.js) with the output's container and element size, the fill
+// cast the same way, and a decoder that casts each chunk's values in the
+// same pass (decode/values-decoder.js); where zarrita decodes the chunks,
+// each chunk it decodes is cast (`convert`). Made once per array and type.
+import { describe, ZarrCodecError } from "../../errors.js";
+import { numericType } from "../../array-to-array/numeric-types.js";
+import { chunkDecoder } from "../decode/chunk-decoder.js";
+import { outputCast } from "../decode/value-steps.js";
+
+const typedPlans = new WeakMap(); // base plan -> Map(dtype -> Promise<plan>)
+
+/** Checks read's `dtype` option: a numeric type's name, or undefined. */
+export function checkDtype(dtype) {
+  if (dtype === undefined || numericType(dtype)) return;
+  throw new ZarrCodecError("INVALID_INPUT", `read: dtype must name a numeric data type ("float32", "uint8", "int16", "float64", ...), got ${describe(dtype)}`);
+}
+
+// One element's bytes of `from` cast to `to`.
+function castFill(fill, from, to, cast) {
+  const Source = numericType(from).container();
+  const one = new Source(fill.buffer.slice(fill.byteOffset, fill.byteOffset + fill.byteLength));
+  const out = cast.cast(one);
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength).slice();
+}
+
+async function makeTypedPlan(arr, base, dtype) {
+  const from = arr.dtype;
+  if (!numericType(from) || base.elementBytes === 0) {
+    throw new ZarrCodecError("INVALID_INPUT", `read: dtype ${JSON.stringify(dtype)} asks for a cast of ${describe(from)} values, and read casts numeric types only`);
+  }
+  const cast = outputCast(from, dtype);
+  const Container = numericType(dtype).container();
+  const elementBytes = Container.BYTES_PER_ELEMENT;
+  const plan = {
+    ...base,
+    Container,
+    elementBytes,
+    outputType: dtype,
+    fill: base.fill === undefined ? undefined : castFill(base.fill, from, dtype, cast),
+    decoder: undefined,
+    pool: undefined,
+    shards: undefined,
+    // A chunk zarrita decoded, its values cast.
+    convert: (chunk) => ({ data: cast.cast(chunk.data), shape: chunk.shape, stride: chunk.stride }),
+  };
+  if (base.decoder && base.chain) {
+    const decoder = await chunkDecoder(base.chain, { dataType: from, chunkShape: base.za.chunkShape, elementBytes, fillValue: base.za.fillValue, outputType: dtype });
+    if (decoder.unsupported) plan.viaZarrita = decoder.unsupported;
+    else plan.decoder = decoder;
+  }
+  if (!plan.decoder) plan.viaZarrita ??= "its chunks are decoded by zarrita, then cast";
+  return plan;
+}
+
+/** The plan of `arr`'s values as `dtype`, from its own plan `base`. */
+export function typedPlanOf(arr, base, dtype) {
+  let byType = typedPlans.get(base);
+  if (!byType) typedPlans.set(base, (byType = new Map()));
+  let plan = byType.get(dtype);
+  if (!plan) {
+    plan = makeTypedPlan(arr, base, dtype);
+    byType.set(dtype, plan);
+    plan.catch(() => byType.delete(dtype));
+  }
+  return plan;
+}
