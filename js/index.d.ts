@@ -744,6 +744,51 @@ export interface ReadOptions<T = unknown> {
   cache?: ChunkCache | undefined;
 }
 
+/** read's options with `dtype`: `into` is then that type's container. */
+export interface ReadDtypeOptions<D extends ReadDtype> extends ReadOptions<ReadDtypeContainers[D]> {
+  /**
+   * The values as this numeric type, cast by cast_value's rules (rounding
+   * to nearest-even, out of range clamped; NaN or an infinity to an
+   * integer type is VALUE_OUT_OF_RANGE), the fill too; `data` (and `into`)
+   * is then that type's container. docs/read.md, "Array -> array codecs
+   * and `dtype`".
+   */
+  dtype: D;
+}
+
+/** The containers read returns for each `dtype` (float16 in a Float16Array where the runtime has one, else as bit codes). */
+export interface ReadDtypeContainers {
+  int8: Int8Array;
+  int16: Int16Array;
+  int32: Int32Array;
+  int64: BigInt64Array;
+  uint8: Uint8Array;
+  uint16: Uint16Array;
+  uint32: Uint32Array;
+  uint64: BigUint64Array;
+  float32: Float32Array;
+  float64: Float64Array;
+  float16: Uint16Array;
+  bfloat16: Uint16Array;
+  int2: Int8Array;
+  int4: Int8Array;
+  uint2: Uint8Array;
+  uint4: Uint8Array;
+  float4_e2m1fn: Uint8Array;
+  float6_e2m3fn: Uint8Array;
+  float6_e3m2fn: Uint8Array;
+  float8_e3m4: Uint8Array;
+  float8_e4m3: Uint8Array;
+  float8_e4m3b11fnuz: Uint8Array;
+  float8_e4m3fnuz: Uint8Array;
+  float8_e5m2: Uint8Array;
+  float8_e5m2fnuz: Uint8Array;
+  float8_e8m0fnu: Uint8Array;
+}
+
+/** The numeric types read's `dtype` casts to. */
+export type ReadDtype = keyof ReadDtypeContainers;
+
 /** createChunkCache()'s options. */
 export interface ChunkCacheOptions {
   /** The most bytes of decoded chunks kept (an integer >= 0, or Infinity); default 64 MiB. */
@@ -890,6 +935,11 @@ export type ValueOf<T> = T extends { get(index: number): infer V } ? V : T exten
  * `{ data, shape, stride }` (C order), or one value where every axis is
  * an integer. The same values, containers and fills as zarr.get.
  */
+export function read<D extends ReadDtype, Sel extends SelectionEntry[] = SelectionEntry[]>(
+  arr: ReadableArray<unknown>,
+  selection: Sel | null | undefined,
+  options: ReadDtypeOptions<D>,
+): Promise<null extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : SliceLike extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : ValueOf<ReadDtypeContainers[D]>>;
 export function read<T, Sel extends SelectionEntry[] = SelectionEntry[]>(
   arr: ReadableArray<T>,
   selection?: Sel | null,

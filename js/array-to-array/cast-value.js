@@ -10,6 +10,7 @@ import { chunkData, metaFill, metaType, numericTypeOf, sameScalar } from "./chun
 import { castFunction, scalarMap, showValue } from "./numeric-cast.js";
 import { ROUNDING_MODES } from "./rounding.js";
 import { parseScalar } from "./scalar-json.js";
+import { DECODE_DESCRIPTION } from "./decode-description.js";
 
 const NAME = "cast_value";
 
@@ -125,7 +126,7 @@ export class CastValueCodec {
    * What decode does, as data (read's value steps, read/decode/value-steps.js,
    * run the casts that are plain IEEE conversions in wasm).
    */
-  get decodeDescription() {
+  get [DECODE_DESCRIPTION]() {
     return { op: "cast", from: this.#encodedType.name, to: this.#arrayType.name, ...this.#rules };
   }
 

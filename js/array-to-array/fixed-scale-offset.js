@@ -12,6 +12,7 @@ import { arithmeticIn, divisionType, roundHalfEven, scalarResultType } from "./n
 import { converter } from "./numpy-cast.js";
 import { parseNumericType } from "./numpy-types.js";
 import { checkInputType, chunkMetaOf, chunkWith, elementsOf, withEncoded } from "./filter-chunk.js";
+import { DECODE_DESCRIPTION } from "./decode-description.js";
 
 const NAME = "fixedscaleoffset";
 
@@ -91,7 +92,7 @@ export class FixedScaleOffsetCodec {
    * divided by scale in `divided` (numpy's type for it), offset added in
    * `added`, cast to dtype.
    */
-  get decodeDescription() {
+  get [DECODE_DESCRIPTION]() {
     const { scale, offset } = this.#parameters;
     const divided = divisionType(this.#astype, scale);
     return { op: "fixedscaleoffset", astype: this.#astype.name, divided: divided.name, added: scalarResultType(divided, offset).name, dtype: this.#dtype.name, scale, offset };

@@ -10,6 +10,7 @@ import { chunkData, metaFill, metaType } from "./chunk-meta.js";
 import { showValue } from "./numeric-cast.js";
 import { parseScalar } from "./scalar-json.js";
 import { floatArrayLoop, scaleOffsetFunctions } from "./typed-arithmetic.js";
+import { DECODE_DESCRIPTION } from "./decode-description.js";
 
 const NAME = "scale_offset";
 
@@ -57,7 +58,7 @@ export class ScaleOffsetCodec {
   }
 
   /** What decode does, as data (read/decode/value-steps.js): in / scale + offset in `type`. */
-  get decodeDescription() {
+  get [DECODE_DESCRIPTION]() {
     return { op: "scale_offset", type: this.#type.name, ...this.#parameters };
   }
 

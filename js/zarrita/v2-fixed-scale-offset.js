@@ -12,6 +12,7 @@
 // cast_value passes them through; a big-endian v2 array (zarrita adds a
 // big-endian bytes codec) cannot be told from a v3 one and is read as the
 // pages say.
+import { DECODE_DESCRIPTION } from "../array-to-array/decode-description.js";
 import { FixedScaleOffsetCodec } from "../array-to-array/fixed-scale-offset.js";
 
 const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "sharding_indexed", "n5_default"]);
@@ -66,11 +67,11 @@ export function v2FixedScaleOffset(name, configuration, meta) {
     // page allows for integers only: numpy's cast, here scale_offset's.)
     if (codecs[at - 1]?.name !== "scale_offset") return undefined;
     const stored = configuration?.data_type;
-    return { kind: "array_to_array", decodeDescription: { op: "identity" }, getEncodedMeta: (m) => ({ ...m, dataType: stored }), decode: (chunk) => chunk, encode: (chunk) => chunk };
+    return { kind: "array_to_array", [DECODE_DESCRIPTION]: { op: "identity" }, getEncodedMeta: (m) => ({ ...m, dataType: stored }), decode: (chunk) => chunk, encode: (chunk) => chunk };
   }
   const next = codecs[at + 1];
   const astype = next?.name === "cast_value" ? next.configuration?.data_type : meta.dataType;
   const fso = FixedScaleOffsetCodec.fromConfig({ scale: configuration?.scale, offset: configuration?.offset, dtype: meta.dataType, astype }, meta);
   // getEncodedMeta: the stored type is cast_value's to tell (or the dtype).
-  return { kind: "array_to_array", decodeDescription: fso.decodeDescription, getEncodedMeta: (m) => m, decode: (chunk) => fso.decode(chunk), encode: (chunk) => fso.encode(chunk) };
+  return { kind: "array_to_array", [DECODE_DESCRIPTION]: fso[DECODE_DESCRIPTION], getEncodedMeta: (m) => m, decode: (chunk) => fso.decode(chunk), encode: (chunk) => fso.encode(chunk) };
 }

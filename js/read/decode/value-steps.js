@@ -13,6 +13,7 @@
 // by the codecs themselves, in JS, into a chunk that is then placed.
 import { CastValueCodec } from "../../array-to-array/cast-value.js";
 import { arrayCast } from "../../array-to-array/cast-arrays.js";
+import { DECODE_DESCRIPTION } from "../../array-to-array/decode-description.js";
 import { FILTER_CODECS } from "../../array-to-array/filters.js";
 import { castFunction } from "../../array-to-array/numeric-cast.js";
 import { numericType } from "../../array-to-array/numeric-types.js";
@@ -129,7 +130,7 @@ function stepsOf(description) {
  * @param {{description: object} | undefined} cast outputCast's
  */
 export function valueProgram(codecs, cast) {
-  const descriptions = [...codecs].reverse().map((c) => c.decodeDescription);
+  const descriptions = [...codecs].reverse().map((c) => c[DECODE_DESCRIPTION]);
   if (cast) descriptions.push(cast.description);
   const steps = [];
   for (const description of descriptions) {

@@ -135,6 +135,15 @@ export async function reads(signal: AbortSignal): Promise<number> {
   createChunkCache();
   // @ts-expect-error maxBytes is a number
   createChunkCache({ maxBytes: "256MiB" });
+  // dtype: the values as that type, in its container; into of that type.
+  const texture: Float32Array = (await read(image, [zarr.slice(0, 256), null], { dtype: "float32" })).data;
+  const bytes8: Uint8Array = (await read(image, null, { dtype: "uint8", into: new Uint8Array(512 * 512) })).data;
+  void texture;
+  void bytes8;
+  // @ts-expect-error into is the dtype's container
+  await read(image, null, { dtype: "float32", into: new Uint16Array(4) });
+  // @ts-expect-error dtype names a numeric data type
+  await read(image, null, { dtype: "float128" });
   // @ts-expect-error a cache comes from createChunkCache
   await read(image, null, { cache: new Map() });
   // @ts-expect-error workers is a number
