@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 objdump=$(command -v llvm-objdump-14 || command -v llvm-objdump)
 status=0
-for src in packbits_simd byteswap widen low_bits; do
+for src in packbits_simd byteswap widen low_bits value_kernels; do
   obj=$(find build/wasm -name "$src.cpp.o" -path "*zarr-codecs-wasm_core*" | head -1)
   [ -n "$obj" ] || { echo "check-simd-codegen: no wasm object for $src.cpp; build first" >&2; exit 1; }
   # A scalarised op reads every lane out (extract_lane); building a constant

@@ -78,6 +78,31 @@ inline v128 interleave_hi_u64(v128 a, v128 b) { return wasm_i64x2_shuffle(a, b, 
 inline v128 int32_to_float32(v128 v) { return wasm_f32x4_convert_i32x4(v); }
 inline v128 mul_f32(v128 a, v128 b) { return wasm_f32x4_mul(a, b); }
 inline v128 splat_f32(float x) { return wasm_f32x4_splat(x); }
+// Value conversions (src/values/): lanes widened, converted, divided and
+// added as IEEE float32 or float64, rounded as the scalar operations are.
+inline v128 u16_low_to_u32(v128 v) { return wasm_u32x4_extend_low_u16x8(v); }
+inline v128 u16_high_to_u32(v128 v) { return wasm_u32x4_extend_high_u16x8(v); }
+inline v128 s16_low_to_s32(v128 v) { return wasm_i32x4_extend_low_i16x8(v); }
+inline v128 s16_high_to_s32(v128 v) { return wasm_i32x4_extend_high_i16x8(v); }
+inline v128 u8_low_to_u16(v128 v) { return wasm_u16x8_extend_low_u8x16(v); }
+inline v128 u8_high_to_u16(v128 v) { return wasm_u16x8_extend_high_u8x16(v); }
+inline v128 s8_low_to_s16(v128 v) { return wasm_i16x8_extend_low_i8x16(v); }
+inline v128 s8_high_to_s16(v128 v) { return wasm_i16x8_extend_high_i8x16(v); }
+inline v128 div_f32(v128 a, v128 b) { return wasm_f32x4_div(a, b); }
+inline v128 add_f32(v128 a, v128 b) { return wasm_f32x4_add(a, b); }
+inline v128 div_f64(v128 a, v128 b) { return wasm_f64x2_div(a, b); }
+inline v128 add_f64(v128 a, v128 b) { return wasm_f64x2_add(a, b); }
+inline v128 splat_f64(double x) { return wasm_f64x2_splat(x); }
+// The two low int32 lanes as float64 (exact).
+inline v128 int32_low_to_float64(v128 v) { return wasm_f64x2_convert_low_i32x4(v); }
+// The two low float32 lanes as float64 (exact).
+inline v128 float32_low_to_float64(v128 v) { return wasm_f64x2_promote_low_f32x4(v); }
+// Four float64 (a's two, then b's) as float32, rounded to nearest-even.
+inline v128 float64_to_float32(v128 a, v128 b) {
+  return wasm_i64x2_shuffle(wasm_f32x4_demote_f64x2_zero(a), wasm_f32x4_demote_f64x2_zero(b), 0, 2);
+}
+// Bytes 8..15 moved to 0..7 (the high half of the lanes, for widening).
+inline v128 high_half(v128 v) { return wasm_i64x2_shuffle(v, v, 1, 1); }
 #else
 using v128 = __m128i;
 inline v128 load(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
@@ -122,6 +147,25 @@ inline v128 mul_f32(v128 a, v128 b) {
   return _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)));
 }
 inline v128 splat_f32(float x) { return _mm_castps_si128(_mm_set1_ps(x)); }
+inline v128 u16_low_to_u32(v128 v) { return _mm_cvtepu16_epi32(v); }
+inline v128 u16_high_to_u32(v128 v) { return _mm_cvtepu16_epi32(_mm_srli_si128(v, 8)); }
+inline v128 s16_low_to_s32(v128 v) { return _mm_cvtepi16_epi32(v); }
+inline v128 s16_high_to_s32(v128 v) { return _mm_cvtepi16_epi32(_mm_srli_si128(v, 8)); }
+inline v128 u8_low_to_u16(v128 v) { return _mm_cvtepu8_epi16(v); }
+inline v128 u8_high_to_u16(v128 v) { return _mm_cvtepu8_epi16(_mm_srli_si128(v, 8)); }
+inline v128 s8_low_to_s16(v128 v) { return _mm_cvtepi8_epi16(v); }
+inline v128 s8_high_to_s16(v128 v) { return _mm_cvtepi8_epi16(_mm_srli_si128(v, 8)); }
+inline v128 div_f32(v128 a, v128 b) { return _mm_castps_si128(_mm_div_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b))); }
+inline v128 add_f32(v128 a, v128 b) { return _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b))); }
+inline v128 div_f64(v128 a, v128 b) { return _mm_castpd_si128(_mm_div_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b))); }
+inline v128 add_f64(v128 a, v128 b) { return _mm_castpd_si128(_mm_add_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b))); }
+inline v128 splat_f64(double x) { return _mm_castpd_si128(_mm_set1_pd(x)); }
+inline v128 int32_low_to_float64(v128 v) { return _mm_castpd_si128(_mm_cvtepi32_pd(v)); }
+inline v128 float32_low_to_float64(v128 v) { return _mm_castpd_si128(_mm_cvtps_pd(_mm_castsi128_ps(v))); }
+inline v128 float64_to_float32(v128 a, v128 b) {
+  return _mm_castps_si128(_mm_movelh_ps(_mm_cvtpd_ps(_mm_castsi128_pd(a)), _mm_cvtpd_ps(_mm_castsi128_pd(b))));
+}
+inline v128 high_half(v128 v) { return _mm_unpackhi_epi64(v, v); }
 #endif
 
 inline v128 zero() { return splat_u8(0); }

@@ -2,10 +2,8 @@
 
 #include <cmath>
 #include <cstring>
-#include <vector>
 
-#include "kernels/widen.h"
-#include "types/float_format.h"
+#include "values/value_kernels.h"
 
 namespace zcw {
 namespace {
@@ -13,82 +11,6 @@ namespace {
 bool float_type(ValueType t) { return t == ValueType::kFloat32 || t == ValueType::kFloat64; }
 
 bool known_type(double v) { return v >= 1 && v <= 10 && v == std::floor(v); }
-
-template <typename T>
-T load(const uint8_t* p, size_t i) {
-  T v;
-  std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-  return v;
-}
-
-// Plain loops over aligned-or-not bytes: memcpy per element compiles to a
-// load, and clang vectorizes each loop (wasm SIMD128 with -msimd128) with
-// the same IEEE operations, rounded the same way, as the scalar ones.
-template <typename From, typename To>
-void convert_loop(const uint8_t* in, size_t n, uint8_t* out) {
-  for (size_t i = 0; i < n; ++i) {
-    const To v = static_cast<To>(load<From>(in, i));
-    std::memcpy(out + i * sizeof(To), &v, sizeof(To));
-  }
-}
-
-template <typename F>
-void scale_offset_loop(const uint8_t* in, size_t n, uint8_t* out, F scale, F offset) {
-  for (size_t i = 0; i < n; ++i) {
-    // Two roundings in F: the quotient, then the sum (the page's
-    // arithmetic in the array's data type).
-    const F q = load<F>(in, i) / scale;
-    const F v = q + offset;
-    std::memcpy(out + i * sizeof(F), &v, sizeof(F));
-  }
-}
-
-// The narrow floats widen exactly to float32 (kernels/widen.h), then to
-// float64 where asked.
-void widen_loop(Impl impl, ValueType from, ValueType to, const uint8_t* in, size_t n, uint8_t* out) {
-  const FloatFormat* format = float_format_named(from == ValueType::kFloat16 ? "float16" : "bfloat16");
-  if (to == ValueType::kFloat32) {
-    widen_to_float32(impl, *format, in, out, n);
-    return;
-  }
-  // float64: through float32, a block at a time.
-  constexpr size_t kBlock = 4096;
-  alignas(16) uint8_t block[4 * kBlock];
-  for (size_t at = 0; at < n; at += kBlock) {
-    const size_t m = n - at < kBlock ? n - at : kBlock;
-    widen_to_float32(impl, *format, in + 2 * at, block, m);
-    convert_loop<float, double>(block, m, out + 8 * at);
-  }
-}
-
-template <typename To>
-void convert_to(Impl impl, ValueType from, ValueType to, const uint8_t* in, size_t n, uint8_t* out) {
-  switch (from) {
-    case ValueType::kUint8: return convert_loop<uint8_t, To>(in, n, out);
-    case ValueType::kInt8: return convert_loop<int8_t, To>(in, n, out);
-    case ValueType::kUint16: return convert_loop<uint16_t, To>(in, n, out);
-    case ValueType::kInt16: return convert_loop<int16_t, To>(in, n, out);
-    case ValueType::kUint32: return convert_loop<uint32_t, To>(in, n, out);
-    case ValueType::kInt32: return convert_loop<int32_t, To>(in, n, out);
-    case ValueType::kFloat16:
-    case ValueType::kBfloat16: return widen_loop(impl, from, to, in, n, out);
-    case ValueType::kFloat32: return convert_loop<float, To>(in, n, out);
-    case ValueType::kFloat64: return convert_loop<double, To>(in, n, out);
-  }
-}
-
-void run_step(Impl impl, const ValueStep& s, const uint8_t* in, size_t n, uint8_t* out) {
-  if (s.op == ValueStep::Op::kScaleOffset) {
-    if (s.to == ValueType::kFloat32) {
-      scale_offset_loop<float>(in, n, out, static_cast<float>(s.scale), static_cast<float>(s.offset));
-    } else {
-      scale_offset_loop<double>(in, n, out, s.scale, s.offset);
-    }
-    return;
-  }
-  if (s.to == ValueType::kFloat32) convert_to<float>(impl, s.from, s.to, in, n, out);
-  else convert_to<double>(impl, s.from, s.to, in, n, out);
-}
 
 }  // namespace
 
@@ -140,7 +62,7 @@ Status parse_value_program(const double* words, ValueProgram* out) {
 
 void run_value_program(Impl impl, const ValueProgram& program, const uint8_t* in, size_t n, uint8_t* out) {
   if (program.count == 1) {
-    run_step(impl, program.steps[0], in, n, out);
+    run_value_step(impl, program.steps[0], in, n, out);
     return;
   }
   // Steps in between go through a block of the widest type, so the whole
@@ -155,7 +77,7 @@ void run_value_program(Impl impl, const ValueProgram& program, const uint8_t* in
     for (int i = 0; i < program.count; ++i) {
       const bool last = i == program.count - 1;
       uint8_t* dst = last ? out + at * out_bytes : (i % 2 == 0 ? a : b);
-      run_step(impl, program.steps[i], src, m, dst);
+      run_value_step(impl, program.steps[i], src, m, dst);
       src = dst;
     }
   }

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "test_support.h"
@@ -25,7 +26,7 @@ using testing::implementations_under_test;
 template <typename T>
 std::vector<uint8_t> bytes_of(const std::vector<T>& v, size_t shift) {
   std::vector<uint8_t> out(shift + v.size() * sizeof(T));
-  std::memcpy(out.data() + shift, v.data(), v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(out.data() + shift, v.data(), v.size() * sizeof(T));
   return out;
 }
 
@@ -144,6 +145,49 @@ TEST(ValueProgram, FixedScaleOffsetInFloat64ThenFloat32) {
       ASSERT_TRUE(same_bits(at<float>(out, 0, i), static_cast<float>(k[i] / 10.0 + 1000.5))) << i;
     }
   }
+}
+
+// Every integer and float source to float32 and float64: one C++ cast of
+// each value (exact, or rounded to nearest-even), every length 0..70 so
+// each kernel's vectors and tail are met.
+template <typename From, typename To>
+void expect_casts(double from_code, double to_code) {
+  std::mt19937_64 rng(static_cast<uint64_t>(from_code * 16 + to_code));
+  std::vector<From> v(70);
+  for (auto& x : v) {
+    if constexpr (std::is_floating_point_v<From>) {
+      x = static_cast<From>(std::ldexp(static_cast<double>(rng() % 2000001) - 1000000.0, static_cast<int>(rng() % 200) - 100));
+    } else {
+      x = static_cast<From>(rng());
+    }
+  }
+  for (Impl impl : implementations_under_test()) {
+    for (size_t n = 0; n <= v.size(); ++n) {
+      const auto in = bytes_of(std::vector<From>(v.begin(), v.begin() + n), 1);
+      std::vector<uint8_t> out(1 + sizeof(To) * n);
+      run_value_program(impl, parsed({1, 1, from_code, to_code, 1, 0}), in.data() + 1, n, out.data() + 1);
+      for (size_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(same_bits(at<To>(out, 1, i), static_cast<To>(v[i]))) << impl_name(impl) << " n " << n << " i " << i;
+      }
+    }
+  }
+}
+
+TEST(ValueProgram, EveryIntegerAndFloatSourceToFloat32AndFloat64) {
+  expect_casts<uint8_t, float>(1, kF32);
+  expect_casts<int8_t, float>(2, kF32);
+  expect_casts<uint16_t, float>(kU16, kF32);
+  expect_casts<int16_t, float>(4, kF32);
+  expect_casts<uint32_t, float>(5, kF32);
+  expect_casts<int32_t, float>(kI32, kF32);
+  expect_casts<double, float>(kF64, kF32);
+  expect_casts<uint8_t, double>(1, kF64);
+  expect_casts<int8_t, double>(2, kF64);
+  expect_casts<uint16_t, double>(kU16, kF64);
+  expect_casts<int16_t, double>(4, kF64);
+  expect_casts<uint32_t, double>(5, kF64);
+  expect_casts<int32_t, double>(kI32, kF64);
+  expect_casts<float, double>(kF32, kF64);
 }
 
 TEST(ValueProgram, RefusesWhatTheJsLayerNeverWrites) {
