@@ -529,7 +529,7 @@ EMSCRIPTEN_KEEPALIVE int zcw_read_n5_chain(int kind, const uint8_t* in, double i
 
 // read's array -> array steps (bindings/read_values.h): a chunk's bytes,
 // decompressed (kind >= 0, as zcw_read_chain) or as they are (kind -1),
-// run through the value program at `program`, then placed.
+// run through the value program at `program` into place.
 EMSCRIPTEN_KEEPALIVE int zcw_read_values(int kind, const uint8_t* in, double in_length, double decoded_length,
                                          double token, const double* program, const double* desc, uint8_t* band) {
   return zcw::bindings::with_placement(desc, band, [&](const zcw::Placement& p) {
@@ -544,13 +544,8 @@ EMSCRIPTEN_KEEPALIVE int zcw_read_values(int kind, const uint8_t* in, double in_
       return zcw::Status(zcw::ErrorCode::kInvalidInput, "read: the chunk holds " + std::to_string(static_cast<uint64_t>(in_length)) +
                                                           " bytes, expected " + std::to_string(static_cast<uint64_t>(decoded_length)));
     }
-    const uint8_t* values = nullptr;
-    uint64_t values_length = 0;
-    s = zcw::bindings::program_values(parsed, decoded, static_cast<uint64_t>(decoded_length), token,
-                                      zcw::bindings::active_impl(), &values, &values_length);
-    if (!s.ok()) return s;
-    zcw::MemorySource source(values);
-    return zcw::bindings::place_copy_from(source, values_length, p, band);
+    return zcw::bindings::place_program_values(parsed, decoded, static_cast<uint64_t>(decoded_length),
+                                               zcw::bindings::active_impl(), p, band);
   });
 }
 

@@ -1,66 +1,42 @@
 // read's array -> array steps in wasm (src/values/value_program.h): a
 // chunk's decoded bytes (decompressed into the chain buffer, or copied in
-// as they are) run through a value program into the values buffer (the
-// module's own, grown to the largest chunk seen and kept), which is then
-// placed like any decoded chunk. A chunk placed into several bands runs
-// the program once: the buffer holds the last token's values.
+// as they are) run through a value program a block at a time, each block
+// placed as it comes out: the chunk's values never exist whole, and the
+// block stays in cache between the program and its place.
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "common/status.h"
+#include "read/placement.h"
+#include "read_placement.h"
 #include "values/value_program.h"
 
 namespace zcw::bindings {
 
-struct ValuesBuffer {
-  uint8_t* data = nullptr;
-  uint64_t capacity = 0;
-  uint64_t length = 0;
-  double token = 0;  // 0: nothing held
-};
-
-inline ValuesBuffer& values_buffer() {
-  static ValuesBuffer buffer;
-  return buffer;
-}
-
-// The output values of `decoded` (decoded_length bytes of the program's
-// input type) at *values (*values_length bytes), run now or kept from the
-// same token's last call.
-inline Status program_values(const ValueProgram& program, const uint8_t* decoded, uint64_t decoded_length,
-                             double token, Impl impl, const uint8_t** values, uint64_t* values_length) {
+// The values of `decoded` (decoded_length bytes of the program's input
+// type), placed by `p` into `band`.
+inline Status place_program_values(const ValueProgram& program, const uint8_t* decoded, uint64_t decoded_length,
+                                   Impl impl, const Placement& p, uint8_t* band) {
   const uint64_t in_bytes = value_type_bytes(program.input());
+  const uint64_t out_bytes = value_type_bytes(program.output());
   if (decoded_length % in_bytes != 0) {
     return Status(ErrorCode::kInvalidInput, "read: a chunk of " + std::to_string(decoded_length) +
                                                 " bytes is no whole number of " + std::to_string(in_bytes) +
                                                 "-byte elements");
   }
   const uint64_t n = decoded_length / in_bytes;
-  const uint64_t out_length = n * value_type_bytes(program.output());
-  ValuesBuffer& b = values_buffer();
-  if (token != 0 && b.token == token && b.length == out_length) {
-    *values = b.data;
-    *values_length = out_length;
-    return Status::Ok();
+  Status s = copy_length(n * out_bytes, p);
+  if (!s.ok()) return s;
+  constexpr uint64_t kBlock = 2048;  // elements: 16 KiB of float64 at most
+  alignas(16) uint8_t block[8 * kBlock];
+  PlacingSink sink(p, band);
+  for (uint64_t at = 0; at < n; at += kBlock) {
+    const uint64_t m = n - at < kBlock ? n - at : kBlock;
+    run_value_program(impl, program, decoded + at * in_bytes, static_cast<size_t>(m), block);
+    sink.write(at * out_bytes, block, m * out_bytes);
   }
-  if (b.capacity < out_length || b.data == nullptr) {
-    std::free(b.data);
-    b.data = static_cast<uint8_t*>(std::malloc(out_length ? out_length : 1));
-    b.capacity = b.data ? out_length : 0;
-    b.token = 0;
-    if (!b.data) {
-      return Status(ErrorCode::kOutOfMemory, "read: wasm memory cannot grow by " + std::to_string(out_length) +
-                                                 " bytes for a chunk's values");
-    }
-  }
-  run_value_program(impl, program, decoded, static_cast<size_t>(n), b.data);
-  b.length = out_length;
-  b.token = token;
-  *values = b.data;
-  *values_length = out_length;
   return Status::Ok();
 }
 

@@ -1,6 +1,6 @@
 // Names for opened frames: the wasm side keeps the last frame's decoded
-// bytes (bindings/read_chain.h) and values (bindings/read_values.h) under
-// its token, so a chunk placed into a second band is not decoded again.
+// bytes under its token (bindings/read_chain.h), so a chunk placed into a
+// second band is not decompressed again.
 // One sequence for every decoder, so no two frames share a name.
 let last = 0;
 
