@@ -14,8 +14,8 @@
 //      values are checked to within one float32 unit in the last place,
 //      and how many differ is printed.
 //   2. a float64 image (zstd), wanted as float32: read(arr, null, { dtype:
-//      "float32" }) against zarr.get then Float32Array.from. Until read
-//      takes `dtype` (it then returns a Float32Array), its cell says so.
+//      "float32" }) against zarr.get then Float32Array.from. (A read
+//      without `dtype`, from a build before it, says so in its cell.)
 // Readers:
 //   zarrita   zarrita 0.7.5 alone: its own codecs (numcodecs.js zstd, its
 //             scale_offset and cast_value), kept by swapping zarrita's
@@ -23,6 +23,7 @@
 //             read once (zarrita loads an array's codecs on its first read)
 //   get       zarr.get with the package registered
 //   read      read()
+//   pool      read() with a pool of one worker per core (createReadPool)
 // Every reader's values are checked on a sample (grid points, chunk edges,
 // corners) against the values written before anything is timed, so a
 // wrong result never gets a ratio. Times are the best of N rounds
@@ -40,7 +41,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
-import { read, ready, register } from "../js/index.js";
+import { createReadPool, read, ready, register } from "../js/index.js";
 import { sideBySideAsync } from "./timing.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -192,6 +193,9 @@ const probe = await read(ours.f64, null, { dtype: "float32" });
 const hasDtype = probe.data instanceof Float32Array;
 if (hasDtype) checkSample("read { dtype: float32 }", probe, image32, Float32Array);
 
+// A pool of one worker per core: what a viewer that made one reads with.
+const pool = createReadPool({ workers: cpus().length });
+checkSample("read (b), pooled", await read(ours.b, null, { pool }), kelvin, Float32Array);
 const kelvinMs = await sideBySideAsync({
   zarritaA: () => zarr.get(alone.a),
   zarritaB: () => zarr.get(alone.b),
@@ -199,13 +203,17 @@ const kelvinMs = await sideBySideAsync({
   getB: () => zarr.get(ours.b),
   readA: () => read(ours.a),
   readB: () => read(ours.b),
+  poolA: () => read(ours.a, null, { pool }),
+  poolB: () => read(ours.b, null, { pool }),
 }, rounds);
 const castMs = await sideBySideAsync({
   zarrita: () => toFloat32(zarr.get(alone.f64)),
   get: () => toFloat32(zarr.get(ours.f64)),
   readThenFrom: () => toFloat32(read(ours.f64)),
   ...(hasDtype ? { readDtype: () => read(ours.f64, null, { dtype: "float32" }) } : {}),
+  ...(hasDtype ? { poolDtype: () => read(ours.f64, null, { dtype: "float32", pool }) } : {}),
 }, rounds);
+await pool.close();
 
 // ---- the table ------------------------------------------------------------
 
@@ -213,15 +221,16 @@ const f = (x) => x.toFixed(x < 10 ? 2 : 1);
 const goals = [
   { goal: "read(b) / read(a) <= 1.3", value: kelvinMs.readB / kelvinMs.readA, pass: (x) => x <= 1.3, show: (x) => x.toFixed(2) },
   { goal: "zarrita alone zarr.get(b) / read(b) >= 3", value: kelvinMs.zarritaB / kelvinMs.readB, pass: (x) => x >= 3, show: (x) => `${x.toFixed(2)}x` },
+  { goal: `the same, read with a pool of ${cpus().length}`, value: kelvinMs.zarritaB / kelvinMs.poolB, pass: (x) => x >= 3, show: (x) => `${x.toFixed(2)}x` },
   { goal: "zarrita alone zarr.get + Float32Array.from / read(dtype float32) >= 2", value: hasDtype ? castMs.zarrita / castMs.readDtype : undefined, pass: (x) => x >= 2, show: (x) => `${x.toFixed(2)}x` },
 ].map((g) => ({ goal: g.goal, value: g.value ?? null, shown: g.value === undefined ? NO_DTYPE : g.show(g.value), result: g.value === undefined ? "-" : g.pass(g.value) ? "PASS" : "MISS" }));
 const table = [
-  "| store | zarrita alone | zarr.get, registered | read |",
-  "|---|---|---|---|",
-  `| (a) float32, bytes + zstd | ${f(kelvinMs.zarritaA)} | ${f(kelvinMs.getA)} | ${f(kelvinMs.readA)} |`,
-  `| (b) float32 as uint16: scale_offset + cast_value + bytes + zstd | ${f(kelvinMs.zarritaB)} | ${f(kelvinMs.getB)} | ${f(kelvinMs.readB)} |`,
-  `| float64, bytes + zstd, to float32: zarr.get / read then Float32Array.from | ${f(castMs.zarrita)} | ${f(castMs.get)} | ${f(castMs.readThenFrom)} |`,
-  `| float64, bytes + zstd, to float32: read(arr, null, { dtype: "float32" }) | | | ${hasDtype ? f(castMs.readDtype) : NO_DTYPE} |`,
+  `| store | zarrita alone | zarr.get, registered | read | read, pool of ${cpus().length} |`,
+  "|---|---|---|---|---|",
+  `| (a) float32, bytes + zstd | ${f(kelvinMs.zarritaA)} | ${f(kelvinMs.getA)} | ${f(kelvinMs.readA)} | ${f(kelvinMs.poolA)} |`,
+  `| (b) float32 as uint16: scale_offset + cast_value + bytes + zstd | ${f(kelvinMs.zarritaB)} | ${f(kelvinMs.getB)} | ${f(kelvinMs.readB)} | ${f(kelvinMs.poolB)} |`,
+  `| float64, bytes + zstd, to float32: zarr.get / read then Float32Array.from | ${f(castMs.zarrita)} | ${f(castMs.get)} | ${f(castMs.readThenFrom)} | |`,
+  `| float64, bytes + zstd, to float32: read(arr, null, { dtype: "float32" }) | | | ${hasDtype ? f(castMs.readDtype) : NO_DTYPE} | ${hasDtype ? f(castMs.poolDtype) : NO_DTYPE} |`,
   "",
   "| goal | measured | |",
   "|---|---|---|",
