@@ -7,7 +7,6 @@
 import { BytesCodec } from "./codecs/bytes.js";
 import { NumcodecsPackBitsCodec } from "./codecs/numcodecs-packbits.js";
 import { PackBitsCodec } from "./codecs/packbits.js";
-import { ShuffleCodec } from "./codecs/shuffle.js";
 import { Crc32cCodec } from "./codecs/crc32c.js";
 import { COMPRESSOR_CLASSES } from "./compressors/codecs.js";
 import { keepReplaced } from "./compressors/replaced-codecs.js";
@@ -18,7 +17,7 @@ import { describe, ZarrCodecError } from "./errors.js";
 import { zarritaContainers } from "./zarrita/containers.js";
 import { coreDataType } from "./zarrita/core-data-type.js";
 import { markRegistered } from "./zarrita/registration.js";
-import { registerFilters } from "./zarrita/filter-loaders.js";
+import { registerFilters, SHUFFLE_LOADER_CODEC } from "./zarrita/filter-loaders.js";
 import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
 import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes, storeEncodedType } from "./zarrita/meta.js";
@@ -215,9 +214,9 @@ export function registerUsing(registry, ensureReady, options) {
   registry.set("vlen-bytes", vlenBytes);
   registry.set("numcodecs.vlen-bytes", vlenBytes);
   registry.set(STORED_CODEC, stored);
-  // numcodecs' Shuffle by its configured element size (zarrita 0.7's takes
-  // the data type's; 0.5 and 0.6 have none).
-  const shuffle = once(async () => ShuffleCodec);
+  // numcodecs' Shuffle by its configured element size, where numcodecs
+  // runs it (zarrita/filter-loaders.js).
+  const shuffle = once(async () => SHUFFLE_LOADER_CODEC);
   registry.set("shuffle", shuffle);
   registry.set("numcodecs.shuffle", shuffle);
   // cast_value and scale_offset as their pages define them (zarrita 0.7's

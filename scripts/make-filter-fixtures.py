@@ -112,6 +112,21 @@ def v2_arrays():
         "astype_f4_as_i8": (np.array([np.nan, 16777217.0, 2.0**62, -(2.0**40) - 1, 3.5, -3.5], dtype="<f4"), (4,), [AsType(encode_dtype="<i8", decode_dtype="<f4")]),
     }
     arrays.update(random_configurations())
+    # Filter lists the differential fuzzer (tests/fuzz/js/filters-differential.mjs)
+    # found read wrong: a shuffle before another filter (numcodecs decodes
+    # the delta first, then the shuffle); two fixedscaleoffsets, and one
+    # after another filter storing the array's dtype (zarrita 0.7's v2
+    # conversion loses that astype: zarr.get there cannot read it, read
+    # reads the .zarray's filters); a signalling NaN first in delta chunks
+    # (numpy's cumsum copies it as it is).
+    ints = (np.arange(-300, 300, 7, dtype="<i2") * 11).astype("<i2")
+    snan = np.array([0x7F800001, 0x40490FDB, 0x7F800002, 0x3F800000, 0xFFA00001, 0x00000001], dtype="<u4").view("<f4")
+    arrays.update({
+        "shuffle_before_delta_i2": (ints, (16,), [Shuffle(elementsize=2), Delta(dtype="<i2")], Zlib(level=1)),
+        "fso_after_fso_i2": ((np.arange(-300, 300, 7) % 2000).astype("<i2"), (16,), [FixedScaleOffset(offset=1, scale=1, dtype="<i2", astype="<i2"), FixedScaleOffset(offset=-273.15, scale=10, dtype="<i2", astype="<u2")]),
+        "fso_u1_i8_then_i8_u1": (np.arange(0, 250, 3, dtype="u1"), (9,), [FixedScaleOffset(offset=3, scale=2, dtype="u1", astype="<i8"), FixedScaleOffset(offset=-5, scale=1, dtype="<i8", astype="u1")]),
+        "delta_f4_signalling_nan_first": (snan, (2,), [Delta(dtype="<f4")]),
+    })
     return arrays
 
 

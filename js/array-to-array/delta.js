@@ -38,6 +38,12 @@ export function runningSum(enc, from, sum, to) {
     total = i === 0 ? toSum(enc[0]) : add(total, toSum(enc[i]));
     out[i] = toOut(total);
   }
+  // numpy's cumsum copies the first element as it is: a float read into a
+  // JavaScript number is quieted where it is a signalling NaN, so where
+  // nothing is cast its bits are copied.
+  if (enc.length && from === sum && sum === to && to.kind === "f") {
+    new Uint8Array(out.buffer, out.byteOffset, to.size).set(new Uint8Array(enc.buffer, enc.byteOffset, to.size));
+  }
   return out;
 }
 

@@ -68,8 +68,9 @@ function integerCast(where, target, outOfRangeRule) {
   const { min, max, big } = target;
   const range = `${min}..${max}`;
   return (r, original) => {
-    if (typeof r === "number" && (r === 0 || (r >= Number(min) && r <= Number(max)))) {
-      return big ? BigInt(r) : r === 0 ? 0 : r;
+    // 64-bit bounds are no doubles (2^63 - 1 rounds to 2^63): those compare as BigInt.
+    if (typeof r === "number" && !big && (r === 0 || (r >= min && r <= max))) {
+      return r === 0 ? 0 : r;
     }
     const v = big || typeof r === "bigint" ? BigInt(r) : r;
     if (v >= min && v <= max) return big ? BigInt(v) : Number(v);

@@ -82,7 +82,8 @@ export function scaleOffsetFunctions(where, type, scale, offset) {
       decode(x) {
         x0 = x;
         if (x % scale !== 0n) throw unrepresentable(decodeWhere, type, x, `${x}/${scale}`, "has a remainder: it is no integer of");
-        return decodeStep(x / scale + offset);
+        // The quotient is an intermediate value: it must be one of the type too.
+        return decodeStep(decodeStep(x / scale) + offset);
       },
     };
   }
@@ -96,7 +97,7 @@ export function scaleOffsetFunctions(where, type, scale, offset) {
     decode(x) {
       x0 = x;
       if (x % scale !== 0) throw unrepresentable(decodeWhere, type, x, `${x}/${scale}`, "has a remainder: it is no integer of");
-      return decodeStep(x / scale + offset) + 0;
+      return decodeStep(decodeStep(x / scale) + offset) + 0;
     },
   };
 }

@@ -18,6 +18,8 @@
 // type (float16, say), the codec the registry held before (zarrita 0.7's
 // delta, bitround) is used.
 import { FILTER_CODECS } from "../array-to-array/filters.js";
+import { ShuffleFilterCodec } from "../array-to-array/shuffle-filter.js";
+import { ShuffleCodec } from "../codecs/shuffle.js";
 import { encodedLegacyMeta, isLegacyMeta, storeEncodedType } from "./meta.js";
 
 const REPLACED = Symbol("zarr-codecs-wasm replaced filter loader");
@@ -84,3 +86,25 @@ export function registerFilters(registry) {
     registry.set(name, loaderFor(Codec, replaced));
   }
 }
+
+// The filters a v2 list may hold after a shuffle (zarrita 0.7 names them
+// numcodecs.<id>, and a fixedscaleoffset as scale_offset + cast_value).
+const FILTER_IDS = new Set(["delta", "fixedscaleoffset", "quantize", "bitround", "astype", "scale_offset", "cast_value"]);
+
+/**
+ * numcodecs' Shuffle as zarrita builds it: the bytes -> bytes codec (by
+ * its configured element size: zarrita 0.7's takes the data type's, 0.5
+ * and 0.6 have none), or, where a v2 filter list has it before another
+ * filter, the array -> array step numcodecs then runs after that filter
+ * (array-to-array/shuffle-filter.js): zarrita runs every bytes -> bytes
+ * codec after every array -> array one.
+ */
+export const SHUFFLE_LOADER_CODEC = {
+  fromConfig(configuration, meta) {
+    const codecs = Array.isArray(meta?.codecs) ? meta.codecs : [];
+    let at = codecs.findIndex((c) => c?.configuration === configuration && /shuffle$/.test(String(c?.name)));
+    if (at < 0) at = codecs.findIndex((c) => /shuffle$/.test(String(c?.name)));
+    const beforeFilter = at >= 0 && codecs.slice(at + 1).some((c) => FILTER_IDS.has(String(c?.name).replace(/^numcodecs\./, "")));
+    return beforeFilter ? ShuffleFilterCodec.fromConfig(configuration) : ShuffleCodec.fromConfig(configuration);
+  },
+};

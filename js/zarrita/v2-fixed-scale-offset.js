@@ -33,20 +33,28 @@ function zarritasCastValue(entry) {
 
 /**
  * Whether `meta` (zarrita 0.7's) is a chain zarrita made of a v2 array's
- * fixedscaleoffset filter: no array -> bytes codec of any name a v3 array
- * could use before its compressors (every one but numcodecs' compressors
- * and zarrita's conversion's own entries), the scale_offset as zarrita
- * writes it, and the cast_value after it, if any, as zarrita writes it.
+ * filters with at least one fixedscaleoffset: no array -> bytes codec of
+ * any name a v3 array could use before its compressors (every one but
+ * numcodecs' filters and compressors and zarrita's conversion's own
+ * entries), each scale_offset as zarrita writes it, and each cast_value
+ * as zarrita writes it right after one.
  */
 function convertedFromV2(meta) {
   const codecs = meta?.codecs;
   if (!Array.isArray(codecs) || meta.dataType === undefined || codecs.some((c) => ARRAY_TO_BYTES.has(c?.name))) return false;
-  const at = codecs.findIndex((c) => c?.name === "scale_offset");
-  if (at < 0 || !zarritasScaleOffset(codecs[at])) return false;
-  if (codecs[at + 1]?.name === "cast_value" && !zarritasCastValue(codecs[at + 1])) return false;
-  // What zarrita writes around them: a transpose, numcodecs' filters and
-  // compressors (v2 ids as numcodecs.<id>).
-  return codecs.every((c, i) => i === at || i === at + 1 || c?.name === "transpose" || String(c?.name).startsWith("numcodecs."));
+  let pairs = 0;
+  for (let i = 0; i < codecs.length; i++) {
+    const c = codecs[i];
+    if (c?.name === "scale_offset") {
+      if (!zarritasScaleOffset(c)) return false;
+      pairs++;
+    } else if (c?.name === "cast_value") {
+      if (!zarritasCastValue(c) || codecs[i - 1]?.name !== "scale_offset") return false;
+    } else if (c?.name !== "transpose" && !String(c?.name).startsWith("numcodecs.")) {
+      return false;
+    }
+  }
+  return pairs > 0;
 }
 
 /**

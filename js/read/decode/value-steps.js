@@ -18,12 +18,15 @@ import { FILTER_CODECS } from "../../array-to-array/filters.js";
 import { castFunction } from "../../array-to-array/numeric-cast.js";
 import { numericType } from "../../array-to-array/numeric-types.js";
 import { ScaleOffsetCodec } from "../../array-to-array/scale-offset.js";
+import { ShuffleFilterCodec } from "../../array-to-array/shuffle-filter.js";
 import { ZarrCodecError } from "../../errors.js";
 import { v2FixedScaleOffset } from "../../zarrita/v2-fixed-scale-offset.js";
 
 const V3_CODECS = new Map([
   ["cast_value", CastValueCodec],
   ["scale_offset", ScaleOffsetCodec],
+  // A Zarr v2 shuffle before another filter (codec-chain.js).
+  ["numcodecs.shuffle", ShuffleFilterCodec],
 ]);
 
 // The element types of a value program (ValueType in value_program.h).
@@ -53,7 +56,7 @@ export function arrayToArrayCodecs(chain, array) {
     // The listed entry itself where there is one: zarrita 0.7's
     // conversion of a v2 filter is told by its very configuration object.
     const configuration = listed?.find((c) => c?.name === entry.name && sameJson(c.configuration, entry.configuration))?.configuration ?? entry.configuration;
-    const standIn = V3_CODECS.has(entry.name) ? v2FixedScaleOffset(entry.name, configuration, meta) : undefined;
+    const standIn = entry.name === "scale_offset" || entry.name === "cast_value" ? v2FixedScaleOffset(entry.name, configuration, meta) : undefined;
     const Codec = V3_CODECS.get(entry.name) ?? FILTER_CODECS.get(entry.name);
     if (!standIn && !Codec) throw new ZarrCodecError("UNKNOWN_CODEC", `read: no array -> array codec ${JSON.stringify(entry.name)}`);
     const codec = standIn ?? Codec.fromConfig(configuration, meta);

@@ -40,7 +40,13 @@ const ARRAY_TO_BYTES = new Set(["bytes", "endian", "packbits", "n5_default", STO
 const ELEMENTWISE = new Set(["scale_offset", "cast_value", "bitround", "numcodecs.bitround", "numcodecs.fixedscaleoffset", "numcodecs.quantize", "numcodecs.astype", "fixedscaleoffset", "quantize", "astype"]);
 // ... and along the chunk's stored order (numcodecs' Delta differences
 // consecutive elements of its input as it lies in memory).
-const IN_STORED_ORDER = new Set(["numcodecs.delta", "delta"]);
+const IN_STORED_ORDER = new Set(["numcodecs.delta", "delta", "numcodecs.shuffle"]);
+// zarrita 0.7's conversion of a v2 filter list, told by what only it
+// writes: no array -> bytes codec (a little-endian array), and the
+// scale_offset (+ cast_value) it makes of a fixedscaleoffset filter.
+function convertedV2Filters(codecs) {
+  return !codecs.some((c) => ARRAY_TO_BYTES.has(c?.name)) && codecs.some((c) => c?.name === "scale_offset" || c?.name === "cast_value");
+}
 
 /**
  * @typedef {object} Sharding
@@ -217,6 +223,7 @@ function v2Chain(zarray, rank) {
     // numcodecs' filters, run on the chunk as it lies in memory (C or F
     // order alike), after the little-endian (or big-endian) bytes.
     for (const filter of filters) {
+      // (A shuffle before another filter regroups that filter's output.)
       const name = `numcodecs.${filter?.id}`;
       if (!isPlainObject(filter) || !(ELEMENTWISE.has(name) || IN_STORED_ORDER.has(name))) return { unsupported: `the Zarr v2 filter ${describeId(filter)}` };
       const { id, ...configuration } = filter;
@@ -369,10 +376,20 @@ async function chainZarritaBuilt(arr, za, rank) {
   // Where no array -> bytes codec is listed (zarrita's v2 arrays of
   // little-endian types), zarrita decodes with little-endian bytes.
   let codecs = opened.codecs;
+  // zarrita 0.7 reads a fixedscaleoffset beside other filters of a v2
+  // array by the scale_offset page's rules, or as nothing (its conversion
+  // drops what it cannot pair): read reads the .zarray's filters instead.
+  // (One fixedscaleoffset alone it converts whole: v2-fixed-scale-offset.js.)
+  if (convertedV2Filters(codecs)) {
+    const filters = codecs.filter((c) => c?.name !== "transpose" && (ELEMENTWISE.has(c?.name) || IN_STORED_ORDER.has(c?.name)));
+    if (filters.filter((c) => c.name === "scale_offset").length !== 1 || filters.some((c) => c.name !== "scale_offset" && c.name !== "cast_value")) return undefined;
+  }
   if (!codecs.some((c) => ARRAY_TO_BYTES.has(c?.name))) {
     // After the array -> array codecs (zarrita 0.7 lists a v2 array's
-    // filters as numcodecs.<id> before its compressor).
-    const at = codecs.findIndex((c) => c?.name !== "transpose" && !ELEMENTWISE.has(c?.name) && !IN_STORED_ORDER.has(c?.name));
+    // filters as numcodecs.<id> before its compressor); shuffles after the
+    // last of them are bytes -> bytes codecs, as numcodecs runs them.
+    const lastFilter = codecs.findLastIndex((c) => ELEMENTWISE.has(c?.name) || (IN_STORED_ORDER.has(c?.name) && c?.name !== "numcodecs.shuffle"));
+    const at = lastFilter >= 0 ? lastFilter + 1 : codecs.findIndex((c) => c?.name !== "transpose");
     const bytes = { name: "bytes", configuration: { endian: "little" } };
     codecs = at === -1 ? [...codecs, bytes] : [...codecs.slice(0, at), bytes, ...codecs.slice(at)];
   }

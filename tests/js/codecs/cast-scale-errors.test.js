@@ -143,3 +143,26 @@ describe("scale_offset", () => {
     expect(codec.getEncodedMeta({ ...f32, fillValue: 2 })).toEqual({ ...f32, fillValue: 10 });
   });
 });
+
+// Found by the filters differential fuzzer (tests/fuzz/js/filters-differential.mjs).
+describe("at the edges of the 64-bit integers and of integer arithmetic", () => {
+  test("a float of 2^63 into int64 (2^64 into uint64): clamped to the largest, or out of range; never wrapped", () => {
+    const i64 = { dataType: "int64", shape: [1] };
+    const u64 = { dataType: "uint64", shape: [1] };
+    // decode: data_type float64 stored, the array's int64 decoded.
+    const clamp = new CastValueCodec({ data_type: "float64", out_of_range: "clamp" }, i64);
+    expect(clamp.decode(chunk(Float64Array.of(2 ** 63, -(2 ** 63), 2 ** 62))).data).toEqual(BigInt64Array.of(2n ** 63n - 1n, -(2n ** 63n), 2n ** 62n));
+    expect(new CastValueCodec({ data_type: "float64", out_of_range: "clamp" }, u64).decode(chunk(Float64Array.of(2 ** 64, -1))).data).toEqual(BigUint64Array.of(2n ** 64n - 1n, 0n));
+    expectCodecError(() => new CastValueCodec({ data_type: "float64" }, i64).decode(chunk(Float64Array.of(2 ** 63))), "VALUE_OUT_OF_RANGE", /9223372036854776000 is outside int64.s range/);
+  });
+  test("scale_offset decode on integers: in / scale must be one of the type before the offset is added", () => {
+    // -2^31 / -1 is 2^31, past int32, though 2^31 - 5 would fit.
+    const i32 = new ScaleOffsetCodec({ scale: -1, offset: -5 }, { dataType: "int32", shape: [1] });
+    expectCodecError(() => i32.decode(chunk(Int32Array.of(-(2 ** 31)))), "VALUE_OUT_OF_RANGE", /-2147483648 gives 2147483648, which lies outside the range of int32/);
+    expect(Array.from(i32.decode(chunk(Int32Array.of(10, -7))).data)).toEqual([-15, 2]);
+    const i8 = new ScaleOffsetCodec({ scale: -1, offset: -1 }, { dataType: "int8", shape: [1] });
+    expectCodecError(() => i8.decode(chunk(Int8Array.of(-128))), "VALUE_OUT_OF_RANGE", /-128 gives 128/);
+    const i64 = new ScaleOffsetCodec({ scale: -1, offset: -1 }, { dataType: "int64", shape: [1] });
+    expectCodecError(() => i64.decode(chunk(BigInt64Array.of(-(2n ** 63n)))), "VALUE_OUT_OF_RANGE", /gives 9223372036854775808/);
+  });
+});

@@ -1,5 +1,5 @@
 // numcodecs' filters (Delta, FixedScaleOffset, Quantize, BitRound, AsType,
-// Shuffle after Delta) in Zarr v2 arrays written by Debian's zarr-python 2,
+// Shuffle after Delta and before it, two FixedScaleOffsets) in Zarr v2 arrays written by Debian's zarr-python 2,
 // and the v3 array -> array codecs (numcodecs.*, bitround, reshape) in
 // arrays written by scripts/make-filter-fixtures.py's numpy reference:
 // every value through zarr.get and read, with the package registered on
@@ -33,14 +33,26 @@ beforeAll(async () => {
 // codecs computed float32 data in float64 differently and refused integer
 // arrays with a fractional scale or offset: these arrays read as numcodecs
 // wrote them on every zarrita.
-describe.each(ZARRITAS)("zarrita %s", (_version, zarr) => {
+// zarrita 0.7's conversion of a v2 filter list drops the astype of a
+// fixedscaleoffset whose astype is the array's dtype when another
+// fixedscaleoffset comes before it: what zarr.get reads there is not the
+// stored type, and no codec can tell. read reads the .zarray's filters
+// (read/plan/codec-chain.js) and gives numcodecs' values on every zarrita.
+const ZARRITA_07_LOSES = new Set(["fso_u1_i8_then_i8_u1"]);
+
+describe.each(ZARRITAS)("zarrita %s", (version, zarr) => {
   for (const name of Object.keys(EXPECTED_V2)) {
     test(`v2 ${name}: zarr.get and read give what numcodecs decodes`, async () => {
       const arr = await zarr.open.v2(zarr.root(new FileSystemStore(V2)).resolve(name), { kind: "array" });
+      expect(hex((await read(arr)).data)).toBe(EXPECTED_V2[name].little_endian_hex);
+      if (ZARRITA_07_LOSES.has(name) && version.startsWith("0.7")) {
+        const got = await zarr.get(arr).then((r) => hex(inCOrder(r)), (e) => e);
+        expect(got).not.toBe(EXPECTED_V2[name].little_endian_hex);
+        return;
+      }
       const got = await zarr.get(arr);
       expect(got.shape).toEqual(EXPECTED_V2[name].shape);
       expect(hex(inCOrder(got))).toBe(EXPECTED_V2[name].little_endian_hex);
-      expect(hex((await read(arr)).data)).toBe(EXPECTED_V2[name].little_endian_hex);
     });
   }
 
