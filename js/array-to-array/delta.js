@@ -19,7 +19,9 @@ const NAME = "delta";
 export function differences(x, type) {
   const out = new type.Array(x.length);
   const { sub } = arithmeticIn(type);
-  if (x.length) out[0] = x[0];
+  // The first element as it is, bit for bit (a signalling NaN read into a
+  // JavaScript number would be quieted; numpy copies it).
+  if (x.length) new Uint8Array(out.buffer, out.byteOffset, type.size).set(new Uint8Array(x.buffer, x.byteOffset, type.size));
   for (let i = 1; i < x.length; i++) out[i] = sub(x[i], x[i - 1]);
   return out;
 }

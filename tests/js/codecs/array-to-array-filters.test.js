@@ -40,7 +40,8 @@ function chunkAt(values, shape, chunkShape, index, fill, type) {
       if (x >= shape[d]) inside = false;
       at += x * stride[d];
     }
-    if (inside) out[k] = values[at];
+    // Bytes, not values: a signalling NaN read into a number is quieted.
+    if (inside) new Uint8Array(out.buffer, k * out.BYTES_PER_ELEMENT, out.BYTES_PER_ELEMENT).set(new Uint8Array(values.buffer, values.byteOffset + at * values.BYTES_PER_ELEMENT, values.BYTES_PER_ELEMENT));
   }
   return { data: out, shape: chunkShape, stride: chunkStride };
 }

@@ -35,6 +35,10 @@ const V3_NAMES = Object.keys(EXPECTED_V3).filter((name) => !json(join(V3, name, 
 // TypedArray), so no chain with a transpose writes.
 function zarritaCannotWrite(version, name, metadata) {
   if (["0.5.4", "0.6.1"].includes(version) && /^<[iu]8$/.test(metadata.dtype ?? "")) return true;
+  // zarrita 0.7's conversion of this filter list drops an astype
+  // (numcodecs-filters.test.js, ZARRITA_07_LOSES): it reads and writes
+  // other chunks than numcodecs'.
+  if (version.startsWith("0.7") && name === "fso_u1_i8_then_i8_u1") return true;
   return (metadata.codecs ?? []).some((c) => c.name === "transpose");
 }
 
