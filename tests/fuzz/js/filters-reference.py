@@ -610,6 +610,8 @@ def spanned_chunks(index, shape, chunks):
             lo = min(max(lo, 0), max(n - 1, 0))
             hi = max(min(hi, n), lo + 1)
             out.append(set(range(lo // c, (hi - 1) // c + 1)) if n else set())
+        elif isinstance(e, list):  # an integer array (numpy's fancy indexing; docs/read.md refuses it)
+            out.append({(int(p) % n) // c for p in e} if n else set())
         else:
             out.append({(int(e) % n) // c} if n else set())
     return out
