@@ -415,6 +415,18 @@ export const KNOWN_DEFECTS = [
     matches: (f) => ["wrong value", "refused, the reference read"].includes(f.outcome) && f.c.spec.format === 2 && f.c.ctx.zarrita === "0.7.5" && f.c.spec.filters.some((x, i) => i > 0 && x.id === "fixedscaleoffset" && x.astype === f.c.spec.dtype && x.dtype !== f.c.spec.dtype),
   },
   {
+    // ScaleOffsetCodec.fromConfig({ scale: -1, offset: -5 }, { dataType:
+    // "int32" }) decodes Int32Array.of(-2 ** 31) to 2147483643: in / scale
+    // is 2^31, past int32 (the page: "If any intermediate or final value
+    // produced during encoding or decoding is not representable in that
+    // data type, implementations MUST treat this as an error"), and the
+    // offset brings it back; int8 -128 with scale -1, offset -1 gives 127.
+    // float32 checks its intermediates (VALUE_OUT_OF_RANGE).
+    family: "scale_offset: an integer decode's in / scale past the type, brought back by the offset",
+    found: "seed 11, run 2066",
+    matches: (f) => ["read, the reference refused", "wrong value"].includes(f.outcome) && f.c.spec.format === 3 && !/float/.test(f.c.spec.dtype) && f.c.spec.codecs[0].name === "scale_offset" && /decode: -?\d+ \/ -?\d+ = -?\d+ is out of/.test(f.ref?.refused ?? ""),
+  },
+  {
     // A v2 <i2 array with filters [fixedscaleoffset(<i2 -> <i2, offset 1,
     // scale 1), fixedscaleoffset(<i2 -> <u2, offset -273.15, scale 10)] on
     // zarrita 0.7.5: read and zarr.get refuse (INVALID_CONFIGURATION
