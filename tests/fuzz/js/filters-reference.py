@@ -51,10 +51,11 @@ package), in exact arithmetic (Python ints and Fractions):
     span it (a step jumps over the chunk, or the slice is empty) may be
     either, as a reader may visit it (zarrita's indexer does); a missing
     chunk is the array's fill, decoded from nothing;
-  - the array's fill is one that goes through the chain's encode and back
-    to itself (the cast_value page: "If the fill value cannot survive a
-    round-trip cast, implementations MUST treat this as an error"), so the
-    store is valid.
+  - the array's fill is one that, as it reaches cast_value (through
+    scale_offset's encode), casts to the stored type and back to itself
+    (the cast_value page: "If the fill value cannot survive a round-trip
+    cast, implementations MUST treat this as an error"), so the store is
+    valid.
 cast_value's page does not require NaN payloads to be kept ("Payload
 preservation is not required"): where the reference is NaN through a cast
 or a scale, any NaN is the reference's ("nan" lists those elements);
@@ -370,16 +371,18 @@ class Chain:
             t = so_decode(t, self.array_type, self.scale, self.offset)
         return t
 
-    def encode(self, v):
-        if self.scale is not None:
-            v = so_encode(v, self.array_type, self.scale, self.offset)
-        if self.cast is not None:
-            v = cast(v, self.array_type, self.stored_type, self.cast, self.encode_entries, "encode")
-        return v
-
     def survives(self, fill):
+        """The cast_value page's check: the fill as it reaches cast_value
+        (through scale_offset's encode, which must not fail) cast to the
+        stored type and back is itself."""
         try:
-            return same_value(self.decode(self.encode(fill)), fill)
+            v = fill
+            if self.scale is not None:
+                v = so_encode(v, self.array_type, self.scale, self.offset)
+            if self.cast is None:
+                return True
+            stored = cast(v, self.array_type, self.stored_type, self.cast, self.encode_entries, "encode")
+            return same_value(cast(stored, self.stored_type, self.array_type, self.cast, self.decode_entries, "decode"), v)
         except Undecodable:
             return False
 
@@ -500,7 +503,8 @@ def write_v3(spec, rng):
                 candidates.append(chain.decode(v))
             except Undecodable:
                 pass
-    candidates += [0 if at in INTS else 0.0]
+    # The offset encodes to 0, which every stored type holds.
+    candidates += ([chain.offset] if chain.scale is not None else []) + [0 if at in INTS else 0.0]
     fill = next((f for f in candidates if chain.bitround or chain.survives(f)), None)
     if fill is None:
         raise ValueError("no fill survives the round trip through %s" % json.dumps(spec["codecs"]))
