@@ -600,7 +600,15 @@ def axis_entries(index, shape):
 
 def selected_chunks(index, shape, chunks):
     """Per axis, the chunks holding an element the selection takes."""
-    return [set(int(p) // c for p in np.atleast_1d(np.arange(n)[e])) for n, e, c in zip(shape, axis_entries(index, shape), chunks)]
+    out = []
+    for n, e, c in zip(shape, axis_entries(index, shape), chunks):
+        try:
+            out.append(set(int(p) // c for p in np.atleast_1d(np.arange(n)[e])))
+        except IndexError:
+            # An integer array past the axis, which numpy lets by when
+            # another axis selects nothing (docs/read.md refuses such lists).
+            out.append(set())
+    return out
 
 
 def spanned_chunks(index, shape, chunks):
@@ -615,7 +623,7 @@ def spanned_chunks(index, shape, chunks):
             hi = max(min(hi, n), lo + 1)
             out.append(set(range(lo // c, (hi - 1) // c + 1)) if n else set())
         elif isinstance(e, list):  # an integer array (numpy's fancy indexing; docs/read.md refuses it)
-            out.append({(int(p) % n) // c for p in e} if n else set())
+            out.append({(int(p) % n) // c for p in e if -n <= int(p) < n} if n else set())
         else:
             out.append({(int(e) % n) // c} if n else set())
     return out
