@@ -75,12 +75,14 @@ test("filters differential fuzzer: 12 s, the array -> array codecs' values bit f
   const out = execFileSync("node", ["tests/fuzz/js/filters-differential.mjs", "12", "20261128", "--json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const { runs, selections, counts, wasmMemoryBytes, failure } = JSON.parse(out.trim().split("\n").pop());
   expect(failure).toBeUndefined();
-  expect(runs).toBeGreaterThan(25);
-  expect(selections).toBeGreaterThan(60);
-  expect(counts["read as the reference"]).toBeGreaterThan(60);
-  expect(counts["read into as the reference"]).toBeGreaterThan(8);
-  expect(counts["scalar as the reference"]).toBeGreaterThan(20);
-  expect(counts["refused as the reference"]).toBeGreaterThan(4);
+  // (About 420 runs here on an idle machine; the bounds leave room for load.)
+  expect(runs).toBeGreaterThan(60);
+  expect(selections).toBeGreaterThan(150);
+  expect(counts["read as the reference"]).toBeGreaterThan(150);
+  expect(counts["read into as the reference"]).toBeGreaterThan(20);
+  expect(counts["scalar as the reference"]).toBeGreaterThan(50);
+  expect(counts["refused as the reference"]).toBeGreaterThan(8);
+  expect(counts["refused, as numpy refuses the selection"]).toBeGreaterThan(20);
   for (const outcome of ["wrong value", "refused, the reference read", "read, the reference refused", "refused at open", "package TypeError or RangeError", "hang", "wasm memory grew", "prototype polluted"]) {
     expect([outcome, counts[outcome]]).toEqual([outcome, 0]);
   }
