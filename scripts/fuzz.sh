@@ -5,8 +5,9 @@
 #           UBSan), starting from the seed corpus in tests/fuzz/corpus; new
 #           corpus entries go to build/fuzz/ (not the repository);
 #   js      the metadata, codec-configuration, N5, read-differential,
-#           compressed-chunk and hostile-claims fuzzers (tests/fuzz/js/,
-#           seeded with the date; the seed is printed).
+#           filters-differential, compressed-chunk and hostile-claims
+#           fuzzers (tests/fuzz/js/, seeded with the date; the seed is
+#           printed).
 # Exits non-zero on any crash, leak or failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,7 @@ if [ "$which" = js ] || [ "$which" = all ]; then
   node tests/fuzz/js/n5.mjs "$seconds" "$((seed % 100000))" 2>/dev/null
   # Its failures (the seed, the run, a minimized repro) are on stderr.
   node tests/fuzz/js/read-differential.mjs "$seconds" "$((seed % 100000))"
+  node tests/fuzz/js/filters-differential.mjs "$seconds" "$((seed % 100000))"
   node tests/fuzz/js/compressed.mjs "$seconds" "$((seed % 100000))"
   node tests/fuzz/js/claims.mjs "$seconds" "$((seed % 100000))"
 fi

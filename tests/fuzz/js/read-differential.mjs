@@ -74,7 +74,7 @@ const FAILURES = new Set(RD_OUTCOMES.slice(RD_OUTCOMES.indexOf("wrong value")));
 
 // ---- describing a store --------------------------------------------------------------
 
-const weighted = (r, pairs) => {
+export const weighted = (r, pairs) => {
   const total = pairs.reduce((s, [, w]) => s + w, 0);
   let x = r.int(total);
   for (const [v, w] of pairs) {
@@ -322,10 +322,10 @@ export function selectionText(sel) {
 
 // ---- judging ----------------------------------------------------------------------------
 
-const fromB64 = (s) => new Uint8Array(Buffer.from(s, "base64"));
-const hex = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
+export const fromB64 = (s) => new Uint8Array(Buffer.from(s, "base64"));
+export const hex = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 const product = (v) => v.reduce((a, b) => a * b, 1);
-const cStrides = (shape) => shape.map((_, i) => product(shape.slice(i + 1)));
+export const cStrides = (shape) => shape.map((_, i) => product(shape.slice(i + 1)));
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** The metadata text of the array in the reference's files (zarr.json first). */
@@ -360,7 +360,7 @@ function fillText(meta) {
 }
 
 /** What the package should present for the reference's answer, given the opened array's dtype and wrap. */
-function expectedOf(ref, info, c) {
+export function expectedOf(ref, info, c) {
   if (ref.kind === "float16") {
     const bits = info.dtype === "uint16" || info.dtype === "float16";
     return { shape: ref.shape, bytes: fromB64(bits ? ref.bits : ref.b64), width: bits ? 2 : 4 };
@@ -390,7 +390,7 @@ function expectedOf(ref, info, c) {
   return { shape: ref.shape, values };
 }
 
-const show = (v) => (v?.bytes ? `bytes ${hex(v.bytes)}` : v?.hole ? "<hole>" : typeof v === "string" ? JSON.stringify(v) : typeof v === "bigint" ? `${v}n` : String(v));
+export const show = (v) => (v?.bytes ? `bytes ${hex(v.bytes)}` : v?.hole ? "<hole>" : typeof v === "string" ? JSON.stringify(v) : typeof v === "bigint" ? `${v}n` : String(v));
 
 function sameValue(a, b) {
   if (a?.bytes || b?.bytes) return !!(a?.bytes && b?.bytes) && same(a.bytes, b.bytes);
@@ -419,7 +419,7 @@ function scalarBytes(value, dtype) {
  * "" where `ours` (read's comparable result) is the reference's `expected`,
  * else where and how they differ: { why, at, onlyFilled }.
  */
-function differenceFrom(ours, expected, ref, info) {
+export function differenceFrom(ours, expected, ref, info) {
   const filled = new Set(ref.filled);
   if ("scalar" in ours) {
     if (expected.shape.length !== 0) return { why: `a scalar (${show(ours.scalar)}) where numpy gives shape ${JSON.stringify(expected.shape)}` };
@@ -875,7 +875,7 @@ async function minimize(c, failing, python, reader, budget = 150) {
 }
 
 /** JSON text without the whitespace between tokens (numbers kept as written, unlike JSON.parse). */
-function compact(text) {
+export function compact(text) {
   let out = "";
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -606,12 +606,14 @@ def write_v3(spec, rng):
 
 # ---- v2 writing -----------------------------------------------------------------------
 
-def write_v2(spec, rng):
+def write_v2(spec, rng, values=None):
+    """`values(rng, dt, shape)`: the data written (random_values unless
+    given; the filters fuzzer, filters-reference.py, gives its own)."""
     obj = spec.get("object")
     dt = np.dtype(object) if obj else to_dtype(spec["dtype"])
     shape = tuple(spec["shape"])
     chunks = tuple(spec["chunks"])
-    data = random_objects(rng, obj, shape) if obj else random_values(rng, dt, shape)
+    data = random_objects(rng, obj, shape) if obj else (values or random_values)(rng, dt, shape)
     form = spec["fill"]
     if form == "null":
         fill = None

@@ -1,8 +1,8 @@
 // A short run of each JS fuzzer (tests/fuzz/js/) inside the test command;
 // `npm run fuzz -- <seconds>` runs them long. A fixed seed keeps a failure
 // reproducible: the message names it and the document. The metadata, N5,
-// read-differential, compressed-chunk and hostile-claims fuzzers run in a
-// process of their own: zarrita leaves some codec-loading promises unhandled when a read
+// read-differential, filters-differential, compressed-chunk and
+// hostile-claims fuzzers run in a process of their own: zarrita leaves some codec-loading promises unhandled when a read
 // fails early (its own, counted), which Jest would report against the
 // test, and the N5, read and compressed ones read in a worker thread
 // (stopped at a deadline) with their reference in Python.
@@ -59,6 +59,32 @@ test("read differential fuzzer: 12 s, read's values bit for bit numpy's, refusal
   expect(counts["refused, as the reference refuses"]).toBeGreaterThan(20);
   for (const outcome of ["wrong value", "refused, the reference read", "read, the reference refused", "refused at open", "package TypeError or RangeError", "hang", "wasm memory grew", "prototype polluted"]) {
     expect(counts[outcome]).toBe(0);
+  }
+  expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
+});
+
+test("filters differential fuzzer: 12 s, the array -> array codecs' values bit for bit the reference's, refusals where the reference refuses", () => {
+  // v2 filters against zarr-python 2, v3 scale_offset, cast_value and
+  // bitround against a reference written from the zarr-extensions pages
+  // (tests/fuzz/js/filters-differential.mjs), read and zarr.get alike.
+  // Strict, as the read differential fuzzer's run above: each known defect
+  // family (KNOWN_DEFECTS in the fuzzer) is a failure here until its fix
+  // lands; FILTERS_FUZZ_KNOWN_DEFECTS=1 in the environment counts them
+  // instead. A failure exits non-zero with the seed, the run and a
+  // minimized repro (the message below).
+  const out = execFileSync("node", ["tests/fuzz/js/filters-differential.mjs", "12", "20261128", "--json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const { runs, selections, counts, wasmMemoryBytes, failure } = JSON.parse(out.trim().split("\n").pop());
+  expect(failure).toBeUndefined();
+  // (About 420 runs here on an idle machine; the bounds leave room for load.)
+  expect(runs).toBeGreaterThan(60);
+  expect(selections).toBeGreaterThan(150);
+  expect(counts["read as the reference"]).toBeGreaterThan(150);
+  expect(counts["read into as the reference"]).toBeGreaterThan(20);
+  expect(counts["scalar as the reference"]).toBeGreaterThan(50);
+  expect(counts["refused as the reference"]).toBeGreaterThan(8);
+  expect(counts["refused, as numpy refuses the selection"]).toBeGreaterThan(20);
+  for (const outcome of ["wrong value", "refused, the reference read", "read, the reference refused", "refused at open", "package TypeError or RangeError", "hang", "wasm memory grew", "prototype polluted"]) {
+    expect([outcome, counts[outcome]]).toEqual([outcome, 0]);
   }
   expect(wasmMemoryBytes).toBeLessThanOrEqual(64 * 1024 * 1024);
 });
