@@ -41,7 +41,8 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
-import { createReadPool, read, ready, register } from "../js/index.js";
+import { createReadPool, read } from "../js/index.js";
+import { registries } from "./zarrita-alone.mjs";
 import { sideBySideAsync } from "./timing.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -127,15 +128,7 @@ async function createArray(path, dtype, codecs, fillValue, values) {
   await zarr.set(arr, null, whole(values));
 }
 
-// zarrita's registry as it came, and as register() leaves it.
-const plainCodecs = new Map(zarr.registry);
-await ready();
-register(zarr.registry);
-const packageCodecs = new Map(zarr.registry);
-const useCodecs = (codecs) => {
-  zarr.registry.clear();
-  for (const [k, v] of codecs) zarr.registry.set(k, v);
-};
+const { plainCodecs, packageCodecs, useCodecs } = await registries(zarr);
 
 const k = kelvinSteps(SIDE);
 const kelvin = Float32Array.from(k, pageDecode);

@@ -42,8 +42,9 @@ import * as pkg from "../js/index.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
 import { checkSample, logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
 import { loadFolder } from "./network-files.mjs";
+import { registries } from "./zarrita-alone.mjs";
 
-const { createReadPool, read, ready, register } = pkg;
+const { createReadPool, read } = pkg;
 // Another change adds the chunk cache; until it is there, its row says so.
 const createChunkCache = pkg.createChunkCache;
 
@@ -78,17 +79,8 @@ try {
   server = await startNetworkServer(files, { maxConcurrent });
   const sizeOf = (path) => files.get(path)?.byteLength;
 
-  // zarrita alone and the package, side by side: zarrita's registry as it
-  // came, and as register() leaves it, swapped in before each reader opens
-  // its array (zarrita looks its codecs up on an array's first read).
-  const plainCodecs = new Map(zarr.registry);
-  await ready();
-  register(zarr.registry);
-  const packageCodecs = new Map(zarr.registry);
-  const useCodecs = (codecs) => {
-    zarr.registry.clear();
-    for (const [k, v] of codecs) zarr.registry.set(k, v);
-  };
+  // zarrita alone and the package, side by side (zarrita-alone.mjs).
+  const { plainCodecs, packageCodecs, useCodecs } = await registries(zarr);
   pool = createReadPool();
 
   const withCache = (options, cache) => (cache ? { ...options, cache } : options);

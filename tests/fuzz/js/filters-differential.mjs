@@ -60,6 +60,7 @@
 //   node tests/fuzz/js/filters-differential.mjs <seconds> <seed> [--json] [--known-defects] [--run N] [--no-shrink]
 //   node tests/fuzz/js/filters-differential.mjs --case '<the "case:" line of a repro>'
 import { fileURLToPath } from "node:url";
+import { fuzzArguments } from "./fuzz-cli.mjs";
 import { ReferenceProcess, Reader } from "./read-reference.mjs";
 import {
   cStrides, compact, differenceFrom, expectedOf, fromB64, hex, makeSelection, runRandom, selectionText, show, weighted,
@@ -686,24 +687,14 @@ export async function fuzzFilters({ seconds = 60, seed = 1, skipKnown = false, o
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const flag = (name) => args.includes(name);
-  const valueOf = (name) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  if (valueOf("--case") !== undefined) {
-    const { text, outcomes } = await runOne(JSON.parse(valueOf("--case")));
+  const { oneCase, seconds, seed, json, skipKnown, only, shrink } = fuzzArguments(process.argv.slice(2), "FILTERS_FUZZ_KNOWN_DEFECTS");
+  if (oneCase !== undefined) {
+    const { text, outcomes } = await runOne(oneCase);
     console.log(`${text}\noutcomes: ${outcomes.join(", ")}`);
     process.exit(0);
   }
-  const positional = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && ["--run", "--case"].includes(args[i - 1])));
-  const [seconds = "60", seed = String(Date.now() % 100000)] = positional;
-  const json = flag("--json");
-  const skipKnown = flag("--known-defects") || process.env.FILTERS_FUZZ_KNOWN_DEFECTS === "1";
-  const only = valueOf("--run") === undefined ? undefined : Number(valueOf("--run"));
   const result = await fuzzFilters({
-    seconds: Number(seconds), seed: Number(seed), skipKnown, only, shrink: !flag("--no-shrink"),
+    seconds, seed, skipKnown, only, shrink,
     log: json ? () => {} : (m) => process.stderr.write(m),
   });
   if (json) {

@@ -65,7 +65,6 @@ import importlib.util
 import json
 import math
 import os
-import sys
 import traceback
 import warnings
 from fractions import Fraction
@@ -675,16 +674,5 @@ def answer(request):
             "failing": failing, "nan_loose": nan_loose, "selections": results}
 
 
-def main():
-    for line in sys.stdin:
-        request = json.loads(line)
-        try:
-            text = json.dumps(answer(request))
-        except Exception:  # noqa: BLE001 -- the reference's own failure, reported as such
-            text = json.dumps({"id": request["id"], "failed": traceback.format_exc()[-1500:]})
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-
-
 if __name__ == "__main__":
-    main()
+    rr.serve(answer)

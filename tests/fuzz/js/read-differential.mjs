@@ -44,6 +44,7 @@
 //   (--run N: only run N of the seed, printed in full; npm run fuzz runs it long)
 //   node tests/fuzz/js/read-differential.mjs --case '<the "case:" line of a repro>'   (one case, printed)
 import { fileURLToPath } from "node:url";
+import { fuzzArguments } from "./fuzz-cli.mjs";
 import { Random } from "./random.mjs";
 import { ReferenceProcess, Reader } from "./read-reference.mjs";
 
@@ -1019,25 +1020,15 @@ export async function fuzzRead({ seconds = 60, seed = 1, skipKnown = false, only
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const flag = (name) => args.includes(name);
-  const valueOf = (name) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  if (valueOf("--case") !== undefined) {
+  const { oneCase, seconds, seed, json, skipKnown, only, shrink } = fuzzArguments(process.argv.slice(2), "READ_FUZZ_KNOWN_DEFECTS");
+  if (oneCase !== undefined) {
     // node read-differential.mjs --case '{"spec": ..., "ctx": ..., "selections": [...]}'
-    const { text, outcomes } = await runOne(JSON.parse(valueOf("--case")));
+    const { text, outcomes } = await runOne(oneCase);
     console.log(`${text}\noutcomes: ${outcomes.join(", ")}`);
     process.exit(0);
   }
-  const positional = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && ["--run", "--case"].includes(args[i - 1])));
-  const [seconds = "60", seed = String(Date.now() % 100000)] = positional;
-  const json = flag("--json");
-  const skipKnown = flag("--known-defects") || process.env.READ_FUZZ_KNOWN_DEFECTS === "1";
-  const only = valueOf("--run") === undefined ? undefined : Number(valueOf("--run"));
   const result = await fuzzRead({
-    seconds: Number(seconds), seed: Number(seed), skipKnown, only, shrink: !flag("--no-shrink"),
+    seconds, seed, skipKnown, only, shrink,
     log: json ? () => {} : (m) => process.stderr.write(m),
   });
   if (json) {

@@ -785,11 +785,13 @@ def answer(request):
             "selections": results}
 
 
-def main():
+def serve(answer_of):
+    """The reference-process protocol: one JSON request a line on stdin,
+    its answer (or the reference's own failure) a line on stdout."""
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            text = json.dumps(answer(request))
+            text = json.dumps(answer_of(request))
         except Exception:  # noqa: BLE001 -- the reference's own failure, reported as such
             text = json.dumps({"id": request["id"], "failed": traceback.format_exc()[-1500:]})
         sys.stdout.write(text + "\n")
@@ -797,4 +799,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    serve(answer)
