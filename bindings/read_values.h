@@ -30,11 +30,13 @@ inline Status place_program_values(const ValueProgram& program, const uint8_t* d
   Status s = copy_length(n * out_bytes, p);
   if (!s.ok()) return s;
   constexpr uint64_t kBlock = 2048;  // elements: 16 KiB of float64 at most
-  alignas(16) uint8_t block[8 * kBlock];
+  // The module's memory, not the stack's (a small wasm stack).
+  alignas(16) static uint8_t block[8 * kBlock];
   PlacingSink sink(p, band);
   for (uint64_t at = 0; at < n; at += kBlock) {
     const uint64_t m = n - at < kBlock ? n - at : kBlock;
-    run_value_program(impl, program, decoded + at * in_bytes, static_cast<size_t>(m), block);
+    s = run_value_program(impl, program, decoded + at * in_bytes, static_cast<size_t>(m), block);
+    if (!s.ok()) return s;
     sink.write(at * out_bytes, block, m * out_bytes);
   }
   return Status::Ok();

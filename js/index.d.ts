@@ -768,7 +768,7 @@ export interface ReadDtypeContainers {
   uint64: BigUint64Array;
   float32: Float32Array;
   float64: Float64Array;
-  float16: Uint16Array;
+  float16: Uint16Array | Float16ArrayWhereDefined;
   bfloat16: Uint16Array;
   int2: Int8Array;
   int4: Int8Array;
@@ -785,6 +785,9 @@ export interface ReadDtypeContainers {
   float8_e5m2fnuz: Uint8Array;
   float8_e8m0fnu: Uint8Array;
 }
+
+/** The runtime's Float16Array, where its TypeScript lib declares one. */
+export type Float16ArrayWhereDefined = typeof globalThis extends { Float16Array: { prototype: infer F } } ? F : never;
 
 /** The numeric types read's `dtype` casts to. */
 export type ReadDtype = keyof ReadDtypeContainers;

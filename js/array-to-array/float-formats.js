@@ -48,6 +48,17 @@ for (const format of FLOAT_FORMATS.values()) {
 
 
 /** The number a code of `format` stands for (NaN, ±Infinity, ±0 included). */
+// A NaN of an IEEE-style format as the double that carries its sign and
+// payload (the mantissa at the top of float64's), as hardware widens it:
+// a cast that keeps the number keeps them too (numeric-cast.js), as the
+// wasm core's widening does.
+const nanDouble = new Float64Array(1);
+const nanBits = new BigUint64Array(nanDouble.buffer);
+function ieeeNaN(negative, mantissa, mantissaBits) {
+  nanBits[0] = (negative ? 1n << 63n : 0n) | (0x7ffn << 52n) | (BigInt(mantissa) << BigInt(52 - mantissaBits));
+  return nanDouble[0];
+}
+
 export function valueOfCode(format, code) {
   const { exponentBits: e, mantissaBits: m, bias, kind } = format;
   if (kind === "e8m0") return code === 0xff ? NaN : 2 ** (code - bias);
@@ -55,7 +66,7 @@ export function valueOfCode(format, code) {
   const sign = code & format.signBit ? -1 : 1;
   const field = (code >> m) & (2 ** e - 1);
   const mantissa = code & (2 ** m - 1);
-  if (kind === "ieee" && field === 2 ** e - 1) return mantissa === 0 ? sign * Infinity : NaN;
+  if (kind === "ieee" && field === 2 ** e - 1) return mantissa === 0 ? sign * Infinity : ieeeNaN(sign < 0, mantissa, m);
   if (field === 0) return sign * mantissa * 2 ** (1 - bias - m);
   return sign * (1 + mantissa / 2 ** m) * 2 ** (field - bias);
 }

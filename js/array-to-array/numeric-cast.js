@@ -137,7 +137,10 @@ export function castFunction(where, source, target, { rounding, outOfRange: rule
     } else {
       base = (x) => {
         if (Number.isNaN(x)) {
-          if (hasNaN) return NaN;
+          // The NaN itself: its sign and payload go as far as the target
+          // holds them (its top bits into float32, as hardware and the
+          // wasm core narrow it; a code format's NaN code).
+          if (hasNaN) return x;
           throw special(where, x, target);
         }
         if (x === Infinity || x === -Infinity) {

@@ -40,11 +40,11 @@ import { cachedChunks } from "./cache/cached-chunk.js";
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 
-function checkOptions(options) {
+function checkOptions(options, arr) {
   if (options === null || typeof options !== "object") {
     throw new ZarrCodecError("INVALID_INPUT", `read: options must be an object, got ${describe(options)}`);
   }
-  checkDtype(options.dtype);
+  checkDtype(options.dtype, arr);
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new ZarrCodecError("INVALID_INPUT", `read: onProgress must be a function, got ${describe(options.onProgress)}`);
   }
@@ -97,7 +97,7 @@ function pathOf(arr) {
 }
 
 async function readAccounted(arr, selection, options, ensureReady, account) {
-  checkOptions(options);
+  checkOptions(options, arr);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
   const cache = options.cache === undefined ? undefined : chunkStoreOf(options.cache);
   const { signal, storeSignal } = readSignals(options);

@@ -1,6 +1,7 @@
 #include "values/value_kernels.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -54,7 +55,8 @@ void widen_loop(Impl impl, ValueType from, ValueType to, const uint8_t* in, size
   }
   // float64: through float32, a block at a time.
   constexpr size_t kBlock = 4096;
-  alignas(16) uint8_t block[4 * kBlock];
+  // The module's, not the stack's (a small wasm stack; not reentrant).
+  alignas(16) static uint8_t block[4 * kBlock];
   for (size_t at = 0; at < n; at += kBlock) {
     const size_t m = n - at < kBlock ? n - at : kBlock;
     widen_to_float32(impl, *format, in + 2 * at, block, m);
@@ -182,7 +184,7 @@ size_t scale_offset_simd(bool f32, const uint8_t* in, size_t n, uint8_t* out, do
 size_t vector_part(Impl impl, const ValueStep& s, const uint8_t* in, size_t n, uint8_t* out) {
 #if defined(ZCW_V128_AVAILABLE)
   if (impl != Impl::kSimd) return 0;
-  if (s.op == ValueStep::Op::kScaleOffset) return scale_offset_simd(s.to == ValueType::kFloat32, in, n, out, s.scale, s.offset);
+  if (s.op != ValueStep::Op::kConvert) return scale_offset_simd(s.to == ValueType::kFloat32, in, n, out, s.scale, s.offset);
   if (s.from == s.to) return 0;
   return s.to == ValueType::kFloat32 ? convert_simd<float>(s.from, in, n, out) : convert_simd<double>(s.from, in, n, out);
 #else
@@ -193,25 +195,56 @@ size_t vector_part(Impl impl, const ValueStep& s, const uint8_t* in, size_t n, u
 
 }  // namespace
 
-void run_value_step(Impl impl, const ValueStep& s, const uint8_t* in, size_t n, uint8_t* out) {
-  // Whole vectors first, then the plain loops from where they stopped.
-  const size_t done = vector_part(impl, s, in, n, out);
-  if (done > 0) {
-    in += done * value_type_bytes(s.from);
-    out += done * value_type_bytes(s.to);
-    n -= done;
-    if (n == 0) return;
-  }
-  if (s.op == ValueStep::Op::kScaleOffset) {
-    if (s.to == ValueType::kFloat32) {
-      scale_offset_loop<float>(in, n, out, static_cast<float>(s.scale), static_cast<float>(s.offset));
-    } else {
-      scale_offset_loop<double>(in, n, out, s.scale, s.offset);
+// The scale_offset page's rule, after the arithmetic: every intermediate
+// and final value a number of the type; an infinity or NaN only where an
+// operand was one (as ScaleOffsetCodec, js/array-to-array/typed-arithmetic.js).
+// Where every result is finite (the common case) one pass that reads the
+// output alone tells so.
+template <typename F>
+Status check_page_scale_offset(const uint8_t* in, size_t n, const uint8_t* out, F scale, F offset) {
+  bool all_finite = true;
+#pragma clang loop vectorize(disable)
+  for (size_t i = 0; i < n; ++i) all_finite &= std::isfinite(load<F>(out, i));
+  if (all_finite) return Status::Ok();
+  const char* name = sizeof(F) == 4 ? "float32" : "float64";
+  for (size_t i = 0; i < n; ++i) {
+    const F x = load<F>(in, i);
+    const F q = x / scale;
+    const F r = q + offset;
+    const bool q_bad = (std::isnan(q) && !std::isnan(x)) || (!std::isfinite(q) && std::isfinite(x) && std::isfinite(scale));
+    const bool r_bad = (std::isnan(r) && !std::isnan(q) && !std::isnan(offset)) || (!std::isfinite(r) && std::isfinite(q) && std::isfinite(offset));
+    if (q_bad || r_bad) {
+      char text[160];
+      std::snprintf(text, sizeof text, "scale_offset (%s) decode: %.17g gives %.17g, which %s %s", name, static_cast<double>(x),
+                    static_cast<double>(q_bad ? q : r), std::isnan(q_bad ? q : r) ? "is no number of" : "overflows", name);
+      return Status(ErrorCode::kValueOutOfRange, text);
     }
-    return;
   }
-  if (s.to == ValueType::kFloat32) convert_to<float>(impl, s.from, s.to, in, n, out);
-  else convert_to<double>(impl, s.from, s.to, in, n, out);
+  return Status::Ok();
+}
+
+Status run_value_step(Impl impl, const ValueStep& s, const uint8_t* in, size_t n, uint8_t* out) {
+  // Whole vectors first, then the plain loops from where they stopped.
+  const uint8_t* in0 = in;
+  uint8_t* out0 = out;
+  const size_t n0 = n;
+  const size_t done = vector_part(impl, s, in, n, out);
+  in += done * value_type_bytes(s.from);
+  out += done * value_type_bytes(s.to);
+  n -= done;
+  if (s.op == ValueStep::Op::kConvert) {
+    if (s.to == ValueType::kFloat32) convert_to<float>(impl, s.from, s.to, in, n, out);
+    else convert_to<double>(impl, s.from, s.to, in, n, out);
+    return Status::Ok();
+  }
+  const bool page = s.op == ValueStep::Op::kScaleOffset;
+  if (s.to == ValueType::kFloat32) {
+    const float scale = static_cast<float>(s.scale), offset = static_cast<float>(s.offset);
+    scale_offset_loop<float>(in, n, out, scale, offset);
+    return page ? check_page_scale_offset<float>(in0, n0, out0, scale, offset) : Status::Ok();
+  }
+  scale_offset_loop<double>(in, n, out, s.scale, s.offset);
+  return page ? check_page_scale_offset<double>(in0, n0, out0, s.scale, s.offset) : Status::Ok();
 }
 
 

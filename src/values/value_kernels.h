@@ -10,10 +10,13 @@
 #include <cstdint>
 
 #include "common/implementation.h"
+#include "common/status.h"
 #include "values/value_program.h"
 
 namespace zcw {
 
-void run_value_step(Impl impl, const ValueStep& step, const uint8_t* in, size_t n, uint8_t* out);
+// kValueOutOfRange where a kScaleOffset step meets a value the page calls
+// an error (value_program.h), naming the first.
+Status run_value_step(Impl impl, const ValueStep& step, const uint8_t* in, size_t n, uint8_t* out);
 
 }  // namespace zcw

@@ -46,8 +46,8 @@ Status parse_value_program(const double* words, ValueProgram* out) {
     if (w[0] == 1) {
       s.op = ValueStep::Op::kConvert;
       if (!float_type(s.to)) return bad;
-    } else if (w[0] == 2) {
-      s.op = ValueStep::Op::kScaleOffset;
+    } else if (w[0] == 2 || w[0] == 3) {
+      s.op = w[0] == 2 ? ValueStep::Op::kScaleOffset : ValueStep::Op::kNumpyScaleOffset;
       // The JS layer refuses a zero or NaN scale when the codec is made.
       if (s.from != s.to || !float_type(s.to) || s.scale == 0 || std::isnan(s.scale)) return bad;
     } else {
@@ -60,15 +60,13 @@ Status parse_value_program(const double* words, ValueProgram* out) {
   return Status::Ok();
 }
 
-void run_value_program(Impl impl, const ValueProgram& program, const uint8_t* in, size_t n, uint8_t* out) {
-  if (program.count == 1) {
-    run_value_step(impl, program.steps[0], in, n, out);
-    return;
-  }
+Status run_value_program(Impl impl, const ValueProgram& program, const uint8_t* in, size_t n, uint8_t* out) {
+  if (program.count == 1) return run_value_step(impl, program.steps[0], in, n, out);
   // Steps in between go through a block of the widest type, so the whole
-  // chain touches each element while it is in cache.
+  // chain touches each element while it is in cache. The module's memory,
+  // not the stack's (a small wasm stack; one program runs at a time).
   constexpr size_t kBlock = 2048;
-  alignas(16) uint8_t a[8 * kBlock], b[8 * kBlock];
+  alignas(16) static uint8_t a[8 * kBlock], b[8 * kBlock];
   const size_t in_bytes = value_type_bytes(program.input());
   const size_t out_bytes = value_type_bytes(program.output());
   for (size_t at = 0; at < n; at += kBlock) {
@@ -77,10 +75,12 @@ void run_value_program(Impl impl, const ValueProgram& program, const uint8_t* in
     for (int i = 0; i < program.count; ++i) {
       const bool last = i == program.count - 1;
       uint8_t* dst = last ? out + at * out_bytes : (i % 2 == 0 ? a : b);
-      run_value_step(impl, program.steps[i], src, m, dst);
+      const Status s = run_value_step(impl, program.steps[i], src, m, dst);
+      if (!s.ok()) return s;
       src = dst;
     }
   }
+  return Status::Ok();
 }
 
 }  // namespace zcw

@@ -30,10 +30,14 @@ enum class ValueType : int {
 
 size_t value_type_bytes(ValueType t);
 
-// One step: `convert` from -> to (to: float32 or float64), or
-// `scale_offset` (from == to, float32 or float64): out = in / scale + offset.
+// One step: `convert` from -> to (to: float32 or float64), or a scale and
+// offset (from == to, float32 or float64): out = in / scale + offset, as
+// the scale_offset page has it (kScaleOffset: a value that stops being a
+// finite number, or becomes NaN, from finite operands is an error, as the
+// package's ScaleOffsetCodec raises it) or as numpy computes numcodecs'
+// FixedScaleOffset (kNumpyScaleOffset: IEEE's infinities and NaN, no error).
 struct ValueStep {
-  enum class Op : int { kConvert = 1, kScaleOffset = 2 } op;
+  enum class Op : int { kConvert = 1, kScaleOffset = 2, kNumpyScaleOffset = 3 } op;
   ValueType from;
   ValueType to;
   double scale = 1;
@@ -56,7 +60,10 @@ Status parse_value_program(const double* words, ValueProgram* out);
 
 // Runs `program` over n elements at `in` into `out` (n elements of the
 // output type). `in` and `out` do not overlap. `impl` picks the loops
-// (kReference: one value at a time, as the definition reads).
-void run_value_program(Impl impl, const ValueProgram& program, const uint8_t* in, size_t n, uint8_t* out);
+// (kReference: one value at a time, as the definition reads). Not
+// reentrant (its scratch is the module's: one program runs at a time, as
+// JS calls it). kValueOutOfRange where a kScaleOffset step meets a value
+// its page calls an error, naming it.
+Status run_value_program(Impl impl, const ValueProgram& program, const uint8_t* in, size_t n, uint8_t* out);
 
 }  // namespace zcw

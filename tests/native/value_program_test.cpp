@@ -64,7 +64,7 @@ TEST(ValueProgram, Uint16ToFloat32ThenScaleOffsetRoundsAtEachStep) {
     for (size_t shift : {0, 1, 3}) {
       const auto in = bytes_of(k, shift);
       std::vector<uint8_t> out(shift + 4 * k.size());
-      run_value_program(impl, p, in.data() + shift, k.size(), out.data() + shift);
+      ASSERT_TRUE(run_value_program(impl, p, in.data() + shift, k.size(), out.data() + shift).ok());
       int double_rounding_differs = 0;
       for (size_t i = 0; i < k.size(); ++i) {
         volatile float q = static_cast<float>(k[i]) / 100.0f;
@@ -87,7 +87,7 @@ TEST(ValueProgram, Int32ToFloat64ScaleOffsetIsDoubleArithmetic) {
   for (Impl impl : implementations_under_test()) {
     const auto in = bytes_of(k, 0);
     std::vector<uint8_t> out(8 * k.size());
-    run_value_program(impl, p, in.data(), k.size(), out.data());
+    ASSERT_TRUE(run_value_program(impl, p, in.data(), k.size(), out.data()).ok());
     for (size_t i = 0; i < k.size(); ++i) {
       volatile double q = static_cast<double>(k[i]) / 1e-3;
       ASSERT_TRUE(same_bits(at<double>(out, 0, i), q + 1e6)) << i;
@@ -103,9 +103,9 @@ TEST(ValueProgram, Float16AndBfloat16WidenExactlyToFloat32AndFloat64) {
   for (Impl impl : implementations_under_test()) {
     const auto in = bytes_of(codes, 2);
     std::vector<uint8_t> f32(4 * codes.size()), f64(8 * codes.size()), b32(4 * codes.size());
-    run_value_program(impl, parsed({1, 1, kF16, kF32, 1, 0}), in.data() + 2, codes.size(), f32.data());
-    run_value_program(impl, parsed({1, 1, kF16, kF64, 1, 0}), in.data() + 2, codes.size(), f64.data());
-    run_value_program(impl, parsed({1, 1, kBf16, kF32, 1, 0}), in.data() + 2, codes.size(), b32.data());
+    ASSERT_TRUE(run_value_program(impl, parsed({1, 1, kF16, kF32, 1, 0}), in.data() + 2, codes.size(), f32.data()).ok());
+    ASSERT_TRUE(run_value_program(impl, parsed({1, 1, kF16, kF64, 1, 0}), in.data() + 2, codes.size(), f64.data()).ok());
+    ASSERT_TRUE(run_value_program(impl, parsed({1, 1, kBf16, kF32, 1, 0}), in.data() + 2, codes.size(), b32.data()).ok());
     for (size_t i = 0; i < codes.size(); ++i) {
       const double want = half_value(codes[i]);
       ASSERT_TRUE(same_bits(at<float>(f32, 0, i), static_cast<float>(want))) << codes[i];
@@ -125,7 +125,7 @@ TEST(ValueProgram, Float64ToFloat32RoundsToNearestEvenAndOverflowsToInfinity) {
   for (Impl impl : implementations_under_test()) {
     const auto in = bytes_of(v, 5);
     std::vector<uint8_t> out(4 * v.size());
-    run_value_program(impl, parsed({1, 1, kF64, kF32, 1, 0}), in.data() + 5, v.size(), out.data());
+    ASSERT_TRUE(run_value_program(impl, parsed({1, 1, kF64, kF32, 1, 0}), in.data() + 5, v.size(), out.data()).ok());
     const float want[] = {0.0f, -0.0f, 1.0f, 1.0f + std::ldexp(1.0f, -22), INFINITY, 3.4028235e38f, -INFINITY, 0.0f, 0.0f,
                           std::ldexp(1.0f, -149), INFINITY, -INFINITY};
     for (size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(same_bits(at<float>(out, 0, i), want[i])) << i << " " << v[i];
@@ -140,7 +140,7 @@ TEST(ValueProgram, FixedScaleOffsetInFloat64ThenFloat32) {
   for (Impl impl : implementations_under_test()) {
     const auto in = bytes_of(k, 0);
     std::vector<uint8_t> out(4 * k.size());
-    run_value_program(impl, p, in.data(), k.size(), out.data());
+    ASSERT_TRUE(run_value_program(impl, p, in.data(), k.size(), out.data()).ok());
     for (size_t i = 0; i < k.size(); ++i) {
       ASSERT_TRUE(same_bits(at<float>(out, 0, i), static_cast<float>(k[i] / 10.0 + 1000.5))) << i;
     }
@@ -165,7 +165,7 @@ void expect_casts(double from_code, double to_code) {
     for (size_t n = 0; n <= v.size(); ++n) {
       const auto in = bytes_of(std::vector<From>(v.begin(), v.begin() + n), 1);
       std::vector<uint8_t> out(1 + sizeof(To) * n);
-      run_value_program(impl, parsed({1, 1, from_code, to_code, 1, 0}), in.data() + 1, n, out.data() + 1);
+      ASSERT_TRUE(run_value_program(impl, parsed({1, 1, from_code, to_code, 1, 0}), in.data() + 1, n, out.data() + 1).ok());
       for (size_t i = 0; i < n; ++i) {
         ASSERT_TRUE(same_bits(at<To>(out, 1, i), static_cast<To>(v[i]))) << impl_name(impl) << " n " << n << " i " << i;
       }
@@ -190,6 +190,37 @@ TEST(ValueProgram, EveryIntegerAndFloatSourceToFloat32AndFloat64) {
   expect_casts<float, double>(kF32, kF64);
 }
 
+TEST(ValueProgram, ThePagesScaleOffsetRefusesAnOverflowNumpysGivesInfinity) {
+  // 1e30 / 1e-30 overflows float32 (and float64's 1e300 / 1e-300): an
+  // error by the page (VALUE_OUT_OF_RANGE, naming the value); infinity as
+  // numpy computes FixedScaleOffset. Infinities in, infinities out.
+  const std::vector<float> f = {1.0f, 2.0f, 1e30f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};
+  const std::vector<double> d = {1.0, 1e300, 2.0};
+  const std::vector<float> inf = {INFINITY, -INFINITY, 1.0f, 2.0f, 3.0f};
+  ValueProgram page32 = parsed({1, 2, kF32, kF32, 1e-30, 0}), numpy32 = parsed({1, 3, kF32, kF32, 1e-30, 0});
+  ValueProgram page64 = parsed({1, 2, kF64, kF64, 1e-300, 0});
+  ValueProgram nan32 = parsed({1, 2, kF32, kF32, 1, -INFINITY});
+  for (Impl impl : implementations_under_test()) {
+    std::vector<uint8_t> out(8 * 9);
+    auto in = bytes_of(f, 0);
+    const Status s = run_value_program(impl, page32, in.data(), f.size(), out.data());
+    EXPECT_EQ(s.code(), ErrorCode::kValueOutOfRange) << impl_name(impl);
+    EXPECT_NE(s.message().find("1.0000000150474662e+30 gives inf, which overflows float32"), std::string::npos) << s.message();
+    ASSERT_TRUE(run_value_program(impl, numpy32, in.data(), f.size(), out.data()).ok());
+    EXPECT_TRUE(std::isinf(at<float>(out, 0, 2)));
+    auto in64 = bytes_of(d, 0);
+    EXPECT_EQ(run_value_program(impl, page64, in64.data(), d.size(), out.data()).code(), ErrorCode::kValueOutOfRange);
+    // An infinity stays one (an operand was one); inf + -inf is NaN from
+    // no NaN: an error.
+    auto ininf = bytes_of(inf, 0);
+    ASSERT_TRUE(run_value_program(impl, parsed({1, 2, kF32, kF32, 2, 1}), ininf.data(), inf.size(), out.data()).ok());
+    EXPECT_EQ(at<float>(out, 0, 0), INFINITY);
+    const Status n = run_value_program(impl, nan32, ininf.data(), inf.size(), out.data());
+    EXPECT_EQ(n.code(), ErrorCode::kValueOutOfRange);
+    EXPECT_NE(n.message().find("is no number of float32"), std::string::npos) << n.message();
+  }
+}
+
 TEST(ValueProgram, RefusesWhatTheJsLayerNeverWrites) {
   ValueProgram p;
   const std::vector<std::vector<double>> bad = {
@@ -198,7 +229,7 @@ TEST(ValueProgram, RefusesWhatTheJsLayerNeverWrites) {
       {1.5, 1, kU16, kF32, 1, 0},            // not a count
       {1, 1, kU16, kU16, 1, 0},              // a conversion to an integer
       {1, 1, 11, kF32, 1, 0},                // no such type
-      {1, 3, kF32, kF32, 1, 0},              // no such step
+      {1, 4, kF32, kF32, 1, 0},              // no such step
       {1, 2, kF32, kF64, 2, 0},              // scale_offset changing type
       {1, 2, kF32, kF32, 0, 0},              // a zero scale
       {1, 2, kF32, kF32, NAN, 0},            // a NaN scale

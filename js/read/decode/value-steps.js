@@ -38,7 +38,8 @@ const FLOATS = new Set(["float32", "float64"]);
 // Conversions every value of which is exact (no rounding, no range).
 const EXACT_TO_FLOAT32 = new Set(["uint8", "int8", "uint16", "int16", "float16", "bfloat16", "float32"]);
 const CONVERT = 1;
-const SCALE_OFFSET = 2;
+const SCALE_OFFSET = 2; // the page's: an overflow or NaN from numbers is an error
+const NUMPY_SCALE_OFFSET = 3; // numcodecs' FixedScaleOffset: IEEE's infinities
 
 /**
  * The chain's array -> array codecs, made in order, each told the data
@@ -100,9 +101,9 @@ function convertSteps(from, to, rounding, outOfRange) {
   return [{ op: CONVERT, from, to, scale: 1, offset: 0 }];
 }
 
-function scaleOffsetSteps(type, scale, offset) {
+function scaleOffsetSteps(type, scale, offset, op = SCALE_OFFSET) {
   if (!FLOATS.has(type) || typeof scale !== "number" || typeof offset !== "number" || scale === 0 || Number.isNaN(scale)) return undefined;
-  return [{ op: SCALE_OFFSET, from: type, to: type, scale, offset }];
+  return [{ op, from: type, to: type, scale, offset }];
 }
 
 function stepsOf(description) {
@@ -117,7 +118,7 @@ function stepsOf(description) {
       // numpy: e / scale in `divided`, + offset in `added`, astype(dtype).
       const { astype, divided, added, dtype, scale, offset } = description;
       if (added !== divided || !FLOATS.has(dtype)) return undefined;
-      const parts = [convertSteps(astype, divided, "nearest-even", "clamp"), scaleOffsetSteps(divided, scale, offset), convertSteps(divided, dtype, "nearest-even", "clamp")];
+      const parts = [convertSteps(astype, divided, "nearest-even", "clamp"), scaleOffsetSteps(divided, scale, offset, NUMPY_SCALE_OFFSET), convertSteps(divided, dtype, "nearest-even", "clamp")];
       return parts.every(Boolean) ? parts.flat() : undefined;
     }
     default:

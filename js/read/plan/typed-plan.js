@@ -13,9 +13,9 @@ import { outputCast } from "../decode/value-steps.js";
 
 const typedPlans = new WeakMap(); // base plan -> Map(dtype -> Promise<plan>)
 
-/** Checks read's `dtype` option: a numeric type's name, or undefined. */
-export function checkDtype(dtype) {
-  if (dtype === undefined || numericType(dtype)) return;
+/** Checks read's `dtype` option: a numeric type's name, the array's own type, or undefined. */
+export function checkDtype(dtype, arr) {
+  if (dtype === undefined || numericType(dtype) || (typeof dtype === "string" && dtype === arr?.dtype)) return;
   throw new ZarrCodecError("INVALID_INPUT", `read: dtype must name a numeric data type ("float32", "uint8", "int16", "float64", ...), got ${describe(dtype)}`);
 }
 

@@ -348,10 +348,65 @@ describe("read(arr, selection, { dtype })", () => {
     expect(error.message).toMatch(/dtype must name a numeric data type/);
   });
 
+  test("the array's own type, bool too, reads as without dtype", async () => {
+    const map = new Map();
+    writeArray(map, "/m", { shape: [9], chunkShape: [4], dataType: "bool", values: Uint8Array.of(1, 0, 0, 1, 1, 1, 0, 1, 0), fillValue: false, fillElement: Uint8Array.of(0) });
+    const arr = await zarr7.open(zarr7.root(memoryStore([...map])).resolve("m"), { kind: "array" });
+    const own = await read(arr, null, { dtype: "bool" });
+    expect(difference(own, await zarr7.get(arr, null))).toBe("");
+    const error = await read(arr, null, { dtype: "uint8" }).then(() => undefined, (e) => e);
+    expect(error?.code).toBe("INVALID_INPUT");
+  });
+
   test("dtype on an array of strings: refused (INVALID_INPUT)", async () => {
     const map = new Map([["/s/zarr.json", encoder.encode(JSON.stringify({ zarr_format: 3, node_type: "array", shape: [2], data_type: "string", chunk_grid: { name: "regular", configuration: { chunk_shape: [2] } }, chunk_key_encoding: { name: "default" }, fill_value: "", codecs: [{ name: "vlen-utf8" }] }))]]);
     const arr = await zarr7.open(zarr7.root(memoryStore([...map])).resolve("s"), { kind: "array" });
     const error = await read(arr, null, { dtype: "float32" }).then(() => undefined, (e) => e);
     expect(error?.code).toBe("INVALID_INPUT");
+  });
+});
+
+// The wasm value program and the codecs in JS (big-endian stored values
+// take the JS path) must agree: values, NaNs' signs and payloads, errors.
+describe("the wasm path and the JS path give the same answers", () => {
+  async function bothEndians(dataType, stored, arrayToArray, options) {
+    const out = [];
+    for (const endian of ["little", "big"]) {
+      const store = storeWith({ shape: [stored.length], chunkShape: [stored.length], stored, storedType: dataType, storedFill: stored.constructor.of(0), dataType, fillValue: 0, arrayToArray, arrayToBytes: { name: "bytes", endian } });
+      const arr = await zarr7.open(zarr7.root(store).resolve("a"), { kind: "array" });
+      out.push(await read(arr, null, options).then((r) => r.data, (e) => e));
+    }
+    return out;
+  }
+  const bits = (data) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("hex");
+
+  test("scale_offset that overflows: VALUE_OUT_OF_RANGE on both, as zarr.get; an infinity in stays one", async () => {
+    const [little, big] = await bothEndians("float32", Float32Array.of(1, 1e30), [{ name: "scale_offset", configuration: { scale: 1e-30 } }]);
+    for (const e of [little, big]) {
+      expect(e?.code).toBe("VALUE_OUT_OF_RANGE");
+      expect(e.message).toMatch(/scale_offset \(float32\) decode: .* overflows float32/);
+    }
+    const [a, b] = await bothEndians("float64", Float64Array.of(Infinity, 2), [{ name: "scale_offset", configuration: { scale: 2, offset: 1 } }]);
+    expect(Array.from(a)).toEqual([Infinity, 2]);
+    expect(Array.from(b)).toEqual([Infinity, 2]);
+    const [x, y] = await bothEndians("float64", Float64Array.of(Infinity), [{ name: "scale_offset", configuration: { offset: "-Infinity" } }]);
+    expect([x?.code, y?.code]).toEqual(["VALUE_OUT_OF_RANGE", "VALUE_OUT_OF_RANGE"]);
+  });
+
+  test("NaNs keep their sign and payload's top bits, as numpy's astype: float64 as float32 (dtype), float16 as float32 (cast_value)", async () => {
+    const nans = new Float64Array(new BigUint64Array([0xfff8000020000000n, 0x7ff4000000000001n, 0x7ff8000000000000n]).buffer);
+    const [little, big] = await bothEndians("float64", nans, [], { dtype: "float32" });
+    // numpy: np.array([...], "<u8").view("<f8").astype("<f4")
+    expect(bits(little)).toBe("0100c0ff0000e07f0000c07f");
+    expect(bits(big)).toBe(bits(little));
+    const map = new Map();
+    writeArray(map, "/h", { shape: [2], chunkShape: [2], dataType: "uint16", values: Uint16Array.of(0xfe01, 0x7e10), fillValue: 0, fillElement: Uint16Array.of(0) });
+    const doc = JSON.parse(decoder.decode(map.get("/h/zarr.json")));
+    Object.assign(doc, { data_type: "float32", codecs: [{ name: "cast_value", configuration: { data_type: "float16" } }, ...doc.codecs] });
+    map.set("/h/zarr.json", encoder.encode(JSON.stringify(doc)));
+    const arr = await zarr7.open(zarr7.root(memoryStore([...map])).resolve("h"), { kind: "array" });
+    // numpy: np.array([0xfe01, 0x7e10], "<u2").view("<f2").astype("<f4")
+    expect(bits((await read(arr, null)).data)).toBe("0020c0ff0000c27f");
+    expect(bits((await zarr7.get(arr, null)).data)).toBe("0020c0ff0000c27f");
   });
 });
