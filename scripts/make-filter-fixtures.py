@@ -126,6 +126,11 @@ def v2_arrays():
         "fso_after_fso_i2": ((np.arange(-300, 300, 7) % 2000).astype("<i2"), (16,), [FixedScaleOffset(offset=1, scale=1, dtype="<i2", astype="<i2"), FixedScaleOffset(offset=-273.15, scale=10, dtype="<i2", astype="<u2")]),
         "fso_u1_i8_then_i8_u1": (np.arange(0, 250, 3, dtype="u1"), (9,), [FixedScaleOffset(offset=3, scale=2, dtype="u1", astype="<i8"), FixedScaleOffset(offset=-5, scale=1, dtype="<i8", astype="u1")]),
         "delta_f4_signalling_nan_first": (snan, (2,), [Delta(dtype="<f4")]),
+        # The byte order of a filter's astype, not the array's: numcodecs
+        # stores the outermost filter's encoded type.
+        "fso_be_f8_as_le_i2": (np.array([1.5, 2, -3.1, 100, 0.1, 7.7], dtype=">f8"), (4,), [FixedScaleOffset(offset=0, scale=10, dtype=">f8", astype="<i2")]),
+        "fso_le_f8_as_be_i2": (np.array([1.5, 2, -3.1, 100, 0.1, 7.7], dtype="<f8"), (4,), [FixedScaleOffset(offset=0, scale=10, dtype="<f8", astype=">i2")]),
+        "delta_be_i4_as_le_i2": (np.array([5, 7, -3, 1000, 2, 9], dtype=">i4"), (4,), [Delta(dtype=">i4", astype="<i2")]),
     })
     return arrays
 

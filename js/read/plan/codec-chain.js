@@ -41,12 +41,6 @@ const ELEMENTWISE = new Set(["scale_offset", "cast_value", "bitround", "numcodec
 // ... and along the chunk's stored order (numcodecs' Delta differences
 // consecutive elements of its input as it lies in memory).
 const IN_STORED_ORDER = new Set(["numcodecs.delta", "delta", "numcodecs.shuffle"]);
-// zarrita 0.7's conversion of a v2 filter list, told by what only it
-// writes: no array -> bytes codec (a little-endian array), and the
-// scale_offset (+ cast_value) it makes of a fixedscaleoffset filter.
-function convertedV2Filters(codecs) {
-  return !codecs.some((c) => ARRAY_TO_BYTES.has(c?.name)) && codecs.some((c) => c?.name === "scale_offset" || c?.name === "cast_value");
-}
 
 /**
  * @typedef {object} Sharding
@@ -190,6 +184,19 @@ function bytesOfV2(dtype) {
   return { name: "bytes", configuration: { endian: big ? "big" : "little" } };
 }
 
+// The numpy dtype a v2 filter list's chunks are stored in: numcodecs'
+// decode views the bytes as the outermost filter's encoded type (its
+// astype, with its byte order, which need not be the array's), filters
+// that keep their input's bytes (bitround, shuffle) seen through.
+function storedDtypeOfFilters(filters, dtype) {
+  for (let i = filters.length - 1; i >= 0; i--) {
+    const f = filters[i];
+    const stored = f.id === "astype" ? f.encode_dtype : f.id === "bitround" || f.id === "shuffle" ? undefined : f.astype ?? f.dtype;
+    if (typeof stored === "string") return stored;
+  }
+  return dtype;
+}
+
 const describeId = (filter) => (isPlainObject(filter) && typeof filter.id === "string" ? JSON.stringify(filter.id) : "that names no id");
 
 // Zarr v2: zarrita builds the chain from dtype, order, filters and
@@ -229,7 +236,7 @@ function v2Chain(zarray, rank) {
       const { id, ...configuration } = filter;
       arrayToArray.push({ name, configuration });
     }
-    arrayToBytes = bytesOfV2(zarray.dtype);
+    arrayToBytes = bytesOfV2(storedDtypeOfFilters(filters, zarray.dtype));
   } else {
     arrayToBytes = bytesOfV2(zarray.dtype);
   }
@@ -376,14 +383,14 @@ async function chainZarritaBuilt(arr, za, rank) {
   // Where no array -> bytes codec is listed (zarrita's v2 arrays of
   // little-endian types), zarrita decodes with little-endian bytes.
   let codecs = opened.codecs;
-  // zarrita 0.7 reads a fixedscaleoffset beside other filters of a v2
-  // array by the scale_offset page's rules, or as nothing (its conversion
-  // drops what it cannot pair): read reads the .zarray's filters instead.
-  // (One fixedscaleoffset alone it converts whole: v2-fixed-scale-offset.js.)
-  if (convertedV2Filters(codecs)) {
-    const filters = codecs.filter((c) => c?.name !== "transpose" && (ELEMENTWISE.has(c?.name) || IN_STORED_ORDER.has(c?.name)));
-    if (filters.filter((c) => c.name === "scale_offset").length !== 1 || filters.some((c) => c.name !== "scale_offset" && c.name !== "cast_value")) return undefined;
-  }
+  // A Zarr v2 array's filters as zarrita 0.7 lists them (no array -> bytes
+  // codec for a little-endian array; a big-endian one gets the array's
+  // byte order): numcodecs stores the outermost filter's astype, byte
+  // order included, which zarrita's list does not say, and zarrita's
+  // conversion of a fixedscaleoffset beside other filters loses its
+  // astype. read reads the .zarray's filters instead (once per array).
+  const filtered = codecs.some((c) => ELEMENTWISE.has(c?.name) || IN_STORED_ORDER.has(c?.name));
+  if (filtered && !codecs.some((c) => ARRAY_TO_BYTES.has(c?.name) && c.configuration?.endian !== "big")) return undefined;
   if (!codecs.some((c) => ARRAY_TO_BYTES.has(c?.name))) {
     // After the array -> array codecs (zarrita 0.7 lists a v2 array's
     // filters as numcodecs.<id> before its compressor); shuffles after the

@@ -61,10 +61,12 @@ function* indices(shape, chunkShape) {
 }
 
 // Arrays with one little-endian filter and no compressor: each stored chunk is
-// that filter's encode output.
+// that filter's encode output (as little-endian values: one that stores a
+// big-endian astype is left to numcodecs-filters.test.js's reads).
 const V2_SINGLE = Object.keys(EXPECTED_V2).filter((name) => {
   const zarray = json(join(V2, name, ".zarray"));
-  return zarray.compressor === null && zarray.filters.length === 1 && !zarray.dtype.startsWith(">");
+  const stored = [zarray.filters[0]?.astype, zarray.filters[0]?.encode_dtype].find((t) => typeof t === "string");
+  return zarray.compressor === null && zarray.filters.length === 1 && !zarray.dtype.startsWith(">") && !stored?.startsWith(">");
 });
 
 describe("encode gives the chunks numcodecs wrote (Zarr v2, zarr-python 2)", () => {

@@ -39,6 +39,9 @@ function zarritaCannotWrite(version, name, metadata) {
   // (numcodecs-filters.test.js, ZARRITA_07_LOSES): it reads and writes
   // other chunks than numcodecs'.
   if (version.startsWith("0.7") && name === "fso_u1_i8_then_i8_u1") return true;
+  // A big-endian astype on a little-endian array: zarrita writes chunks in
+  // the array's byte order (numcodecs-filters.test.js).
+  if (name === "fso_le_f8_as_be_i2") return true;
   return (metadata.codecs ?? []).some((c) => c.name === "transpose");
 }
 

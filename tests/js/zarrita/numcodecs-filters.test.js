@@ -39,13 +39,17 @@ beforeAll(async () => {
 // stored type, and no codec can tell. read reads the .zarray's filters
 // (read/plan/codec-chain.js) and gives numcodecs' values on every zarrita.
 const ZARRITA_07_LOSES = new Set(["fso_u1_i8_then_i8_u1"]);
+// numcodecs stores a filter list's chunks in its outermost filter's
+// astype, byte order included; every zarrita reads them in the array's
+// byte order (its bytes codec is the dtype's). read takes the filters'.
+const ZARRITA_TAKES_ARRAY_BYTE_ORDER = new Set(["fso_be_f8_as_le_i2", "fso_le_f8_as_be_i2", "delta_be_i4_as_le_i2"]);
 
 describe.each(ZARRITAS)("zarrita %s", (version, zarr) => {
   for (const name of Object.keys(EXPECTED_V2)) {
     test(`v2 ${name}: zarr.get and read give what numcodecs decodes`, async () => {
       const arr = await zarr.open.v2(zarr.root(new FileSystemStore(V2)).resolve(name), { kind: "array" });
       expect(hex((await read(arr)).data)).toBe(EXPECTED_V2[name].little_endian_hex);
-      if (ZARRITA_07_LOSES.has(name) && version.startsWith("0.7")) {
+      if ((ZARRITA_07_LOSES.has(name) && version.startsWith("0.7")) || ZARRITA_TAKES_ARRAY_BYTE_ORDER.has(name)) {
         const got = await zarr.get(arr).then((r) => hex(inCOrder(r)), (e) => e);
         expect(got).not.toBe(EXPECTED_V2[name].little_endian_hex);
         return;
