@@ -52,15 +52,17 @@ test("the tarball holds the modules (the read module's glue, .wasm and inlined c
 // Issue 29's budget: what a page downloads to read, every decoder included,
 // the .wasm and its glue as the tarball ships them, gzip -9 (as
 // docs/where-it-runs.md reports them): 140,000 bytes, raised to 142,000
-// by issue 33's checks of a frame's size claim before allocation (+1,661).
-test("the read module a page downloads (.wasm and glue, gzip -9) stays within 142,000 bytes", () => {
+// by issue 33's checks of a frame's size claim before allocation (+1,661),
+// and to 144,500 by issue 35's value programs (read's array -> array steps
+// in wasm, their SIMD kernels: +2,345).
+test("the read module a page downloads (.wasm and glue, gzip -9) stays within 144,500 bytes", () => {
   const dir = join(project, "node_modules", "zarr-codecs-wasm", "dist");
   // GNU gzip, as scripts/build-wasm.sh measures (zlib's level 9 makes the
   // .wasm about 1.6 KB larger).
   const gzipped = (name) => execFileSync("gzip", ["-9", "-c", join(dir, name)], { maxBuffer: 1 << 24 }).length;
   const total = gzipped("zarr-codecs-wasm.wasm") + gzipped("zarr-codecs-wasm.mjs");
   expect(total).toBeGreaterThan(100000); // the decoders are in it
-  expect(total).toBeLessThanOrEqual(142000);
+  expect(total).toBeLessThanOrEqual(144500);
 });
 
 test("the exports map: the entries, the .wasm file and package.json resolve from a consumer", () => {
