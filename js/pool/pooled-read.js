@@ -16,6 +16,7 @@ import { hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { asBytes } from "../read/decode/chunk-decoder.js";
 import { chunkWhere } from "../read/chunk-where.js";
+import { abortReason, watchAbort } from "../read/abort-signal.js";
 import { detached } from "../read/place/output.js";
 import { countRead } from "../read/read-counts.js";
 import { bandBoxOf, boxOf, copyRuns } from "./box.js";
@@ -162,8 +163,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
     fail(error);
   }
 
-  const onAbort = () => setFailed(signal.reason ?? new Error("This operation was aborted"));
-  signal?.addEventListener?.("abort", onAbort, { once: true });
+  const stopWatching = watchAbort(signal, () => setFailed(abortReason(signal)));
   internal.begin(task);
   try {
     // Bands of whole output rows where there are enough of them to share
@@ -180,7 +180,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
           if (failed) return;
           signal?.throwIfAborted();
           const t0 = performance.now();
-          const where = chunkWhere(arr, za, c.coords);
+          const where = chunkWhere(arr, plan, c.coords);
           const missing = bytes === undefined || bytes === null;
           const n5Block = !missing && hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
           const source = missing ? null : asBytes(bytes, "the store", " for a chunk");
@@ -216,7 +216,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
     if (state) await writersGone(state, task.slots, internal.live);
     throw failed.error;
   } finally {
-    signal?.removeEventListener?.("abort", onAbort);
+    stopWatching();
     internal.end(task);
   }
 }

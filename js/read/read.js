@@ -106,8 +106,9 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   signal?.throwIfAborted();
   await ensureReady();
   // plan: once per opened array.
-  const plan = await planOf(arr, storeSignal, options.dtype);
+  const plan = await planOf(arr, signal, options.dtype);
   const { za } = plan;
+  if (failures && plan.fillRefusal) failures.fillRefused = true;
   // selection: the output's shape and the chunks it touches.
   const axes = resolveSelection(selection, za.shape, za.chunkShape);
   const shape = outputShape(axes);

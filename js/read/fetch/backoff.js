@@ -8,7 +8,7 @@
 //
 // The wait ends at once when the read's signal aborts: an abort is never
 // held up by a backoff.
-import { abortReason } from "./shared-signal.js";
+import { abortReason, watchAbort } from "../abort-signal.js";
 
 /**
  * @param {number} retry        1 for the first retry
@@ -25,7 +25,7 @@ export function backoffDelay(retry, { baseDelayMs, maxDelayMs }, random = Math.r
  * Resolves after `ms`, or rejects with the signal's reason as soon as it
  * aborts (a signal-like without events is looked at when the wait ends).
  * @param {number} ms
- * @param {{aborted: boolean, reason?: unknown, addEventListener?: Function, removeEventListener?: Function} | undefined} signal
+ * @param {{aborted: boolean, reason?: unknown} | undefined} signal
  */
 export function wait(ms, signal) {
   return new Promise((resolve, reject) => {
@@ -33,17 +33,16 @@ export function wait(ms, signal) {
       reject(abortReason(signal));
       return;
     }
-    const onAbort = () => {
+    const stop = watchAbort(signal, () => {
       clearTimeout(timer);
       reject(abortReason(signal));
-    };
+    });
     // setTimeout fires at once past 2^31 - 1 ms: a wait that long is
     // capped there (24.8 days) rather than skipped.
     const timer = setTimeout(() => {
-      signal?.removeEventListener?.("abort", onAbort);
+      stop();
       if (signal?.aborted) reject(abortReason(signal));
       else resolve(undefined);
     }, Math.min(ms, 2 ** 31 - 1));
-    signal?.addEventListener?.("abort", onAbort, { once: true });
   });
 }

@@ -8,7 +8,8 @@ import { arrayName } from "../../errors.js";
 import { withCodecContext } from "../../zarrita/unknown-codec.js";
 import { keyUnder, shardReader } from "./shard-reader.js";
 import { chunkCall } from "./store-requests.js";
-import { untilAborted } from "./shared-signal.js";
+import { untilAborted } from "../shared-signal.js";
+import { chunkWhere } from "../chunk-where.js";
 
 /**
  * @typedef {{missing: true} | {bytes: Uint8Array} | {chunk: {data: unknown, shape: number[], stride: number[]}}} Fetched
@@ -26,24 +27,25 @@ const ownBuffer = (bytes) => (bytes && (bytes.byteOffset !== 0 || bytes.byteLeng
 const LAYOUT_ERRORS = new Set(["CHECKSUM_MISMATCH", "LENGTH_MISMATCH", "INVALID_INPUT"]);
 
 // An inner chunk's bytes through read's shard reader (one per opened
-// array, kept in the plan). Where the index layout was assumed rather than
-// read (plan/shard-shape.js) and an index does not verify, the layout is
-// read from the document, the reader made again from it, and the chunk
-// asked for again: an error then is the shard's. Index codecs read does
-// not read leave the shards to zarrita's own getter.
+// array, kept in the plan's shardAccess, which the array's typed plans
+// share). Where the index layout was assumed rather than read
+// (plan/shard-shape.js) and an index does not verify, the layout is read
+// from the document, the reader made again from it, and the chunk asked
+// for again: an error then is the shard's. Index codecs read does not
+// read leave the shards to zarrita's own getter.
 async function shardBytes(arr, plan, coords, options, settings, account) {
-  plan.shards ??= shardReader(arr, plan.za, plan.sharding);
-  const reader = plan.shards;
+  const access = plan.shardAccess;
+  access.reader ??= shardReader(arr, plan.za, plan.sharding);
+  const reader = access.reader;
   try {
     return await reader.read(coords, options, settings, account);
   } catch (error) {
     if (!reader.sharding?.assumed || !LAYOUT_ERRORS.has(error?.code)) throw error;
     const confirmed = await untilAborted(plan.confirmSharding(), options?.signal);
-    if (plan.shards === reader) {
-      plan.sharding = confirmed;
-      plan.shards = confirmed.unsupported ? zarritaShards(arr, plan.za, confirmed) : shardReader(arr, plan.za, confirmed);
+    if (access.reader === reader) {
+      access.reader = confirmed.unsupported ? zarritaShards(arr, plan.za, confirmed) : shardReader(arr, plan.za, confirmed);
     }
-    return plan.shards.read(coords, options, settings, account);
+    return access.reader.read(coords, options, settings, account);
   }
 }
 
@@ -58,19 +60,37 @@ const zarritaShards = (arr, za, sharding) => ({
  * How read gets a chunk's stored bytes, or undefined where read does not
  * fetch the array's chunks itself (no fill known to fill missing ones, or
  * zarrita's fetch not found). Every store call goes through the gateway
- * (store-requests.js: retried, counted for the read's `account`).
- * @returns {((coords: number[]) => Promise<Uint8Array | undefined | null>) | undefined}
+ * (store-requests.js: retried, counted for the read's `account`). `signal`
+ * (a chunk cache's fetch for several reads: cache/cached-chunk.js) stands
+ * for the read's own.
+ * @returns {((coords: number[], signal?: unknown) => Promise<Uint8Array | undefined | null>) | undefined}
  */
 function storeFetch(arr, plan, storeOptions, settings, account) {
   const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
   if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
+  const optionsWith = (signal) => (signal === undefined ? storeOptions : { ...storeOptions, signal });
   if (plan.sharding) {
-    if (plan.decoder) return (coords) => shardBytes(arr, plan, coords, storeOptions, settings, account);
-    return async (coords) => ownBuffer(await shardBytes(arr, plan, coords, storeOptions, settings, account));
+    if (plan.decoder) return (coords, signal) => shardBytes(arr, plan, coords, optionsWith(signal), settings, account);
+    return async (coords, signal) => ownBuffer(await shardBytes(arr, plan, coords, optionsWith(signal), settings, account));
   }
   if (!plan.za.chunkBytes) return undefined;
   const keyOf = (coords) => (plan.za.chunkKey ? keyUnder(arr.path, plan.za.chunkKey(coords)) : `chunk [${coords.join(", ")}] of ${arr.path}`);
-  return (coords) => chunkCall(keyOf(coords), account, settings.retry, storeOptions.signal, () => plan.za.chunkBytes(coords, storeOptions));
+  return (coords, signal) => {
+    const options = optionsWith(signal);
+    return chunkCall(keyOf(coords), account, settings.retry, options.signal, () => plan.za.chunkBytes(coords, options));
+  };
+}
+
+// Where the fill has no value of the read's dtype (plan/typed-plan.js), a
+// missing chunk is refused here, before any path (this thread, a pool's
+// workers, a chunk cache) could fill it.
+function refusingMissing(arr, plan, fetch) {
+  if (!plan.fillRefusal) return fetch;
+  return async (coords, signal) => {
+    const bytes = await fetch(coords, signal);
+    if (bytes === undefined || bytes === null) throw plan.fillRefusal(chunkWhere(arr, plan, coords));
+    return bytes;
+  };
 }
 
 /**
@@ -82,8 +102,9 @@ function storeFetch(arr, plan, storeOptions, settings, account) {
  * @param {import("./request-accounts.js").ReadAccount} [account]  the read's figures
  */
 export function chunkSource(arr, plan, storeOptions, settings, signal, account) {
-  const fetch = storeFetch(arr, plan, storeOptions, settings, account);
-  if (fetch) {
+  const stored = storeFetch(arr, plan, storeOptions, settings, account);
+  if (stored) {
+    const fetch = refusingMissing(arr, plan, stored);
     return {
       /** The chunk's bytes as the store has them (undefined: missing). */
       fetchBytes: fetch,

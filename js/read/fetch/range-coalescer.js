@@ -9,7 +9,7 @@
 // fetches all start in the microtasks after their shard's index arrives),
 // then fetched at once, each request through the store-call gateway
 // (store-requests.js: retried, and counted for every read it serves).
-import { joinableSignal, untilAborted } from "./shared-signal.js";
+import { joinableSignal, untilAborted } from "../shared-signal.js";
 import { StoreCall } from "./store-requests.js";
 
 const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
@@ -24,10 +24,19 @@ const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalTh
  * @property {import("./store-requests.js").RetrySettings} retry  (a request
  *   shared by reads retries as the first of them asks)
  * @property {import("./request-accounts.js").ReadAccount} [account]  the read's figures
- * @property {(bytes: Uint8Array | undefined, whole: boolean, call: StoreCall) => void} resolve
- *   the range's bytes; `whole`: the store answered with the whole object
- *   (whose bytes then start at offset 0)
+ * @property {(got: Got) => void} resolve
  * @property {(error: unknown) => void} reject
+ */
+
+/**
+ * What a range's request brought: `bytes`, the range's own (a view of the
+ * request's answer; shorter than asked, or undefined, where the answer was
+ * short or missing), or `longer`, an answer longer than the request asked
+ * for (a server that ignored Range, or sent more than the range), which
+ * the caller takes as the whole object only where it can verify it is
+ * (shard-reader.js); `asked` the request's range and `got` its answer's
+ * length, for messages; `call` counts which bytes were used.
+ * @typedef {{bytes: Uint8Array | undefined, longer: Uint8Array | undefined, asked: {offset: number, length: number}, got: number | undefined, call: StoreCall}} Got
  */
 
 // Options of reads that may share a request: the same store options apart
@@ -74,13 +83,12 @@ export class RangeCoalescer {
 
   /**
    * @param {Omit<Wanted, "resolve" | "reject">} range
-   * @returns {Promise<{bytes: Uint8Array | undefined, whole: boolean, call: StoreCall}>}
-   *   `call`: where a whole object came, the caller says which bytes it used
+   * @returns {Promise<Got>}
    */
   get(range) {
     const got = new Promise((resolve, reject) => {
       if (this.#pending.length === 0) nextTask(() => this.#flush());
-      this.#pending.push({ ...range, resolve: (bytes, whole, call) => resolve({ bytes, whole, call }), reject });
+      this.#pending.push({ ...range, resolve, reject });
     });
     // A read that aborts stops waiting on a request other reads still share.
     return untilAborted(got, range.options?.signal);
@@ -126,17 +134,20 @@ export class RangeCoalescer {
     } finally {
       shared.release();
     }
-    if (!(bytes instanceof Uint8Array) || bytes.byteLength <= end - offset) {
+    const asked = { offset, length: end - offset };
+    const got = bytes instanceof Uint8Array ? bytes.byteLength : undefined;
+    if (got === undefined || got <= asked.length) {
       // As asked (or short, or missing: the caller says what it expected).
       for (const m of members) {
         const at = m.offset - offset;
         call.use(at, m.length);
-        m.resolve(bytes instanceof Uint8Array ? bytes.subarray(Math.min(at, bytes.byteLength), Math.min(at + m.length, bytes.byteLength)) : bytes, false, call);
+        const own = got === undefined ? bytes : bytes.subarray(Math.min(at, got), Math.min(at + m.length, got));
+        m.resolve({ bytes: own, longer: undefined, asked, got, call });
       }
       return;
     }
-    // More than asked: the whole object (a server that ignores Range);
-    // the caller checks it and takes its ranges from it.
-    for (const m of members) m.resolve(bytes, true, call);
+    // More than asked: the caller verifies it is the whole object, and
+    // takes its ranges from it, or refuses it.
+    for (const m of members) m.resolve({ bytes: undefined, longer: bytes, asked, got, call });
   }
 }

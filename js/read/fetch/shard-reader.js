@@ -11,11 +11,15 @@
 //
 // A store whose server ignores Range (python3 -m http.server) answers a
 // range with the whole object: read sees more bytes than it asked for,
-// takes the index and the inner chunks from those bytes (the shard kept
-// with its index, so it is fetched once while it is kept), and refuses
-// with the package's error, naming Range, where the bytes cannot be the
-// shard (plain zarrita reads such answers as an index and gives wrong
-// values).
+// and takes the index and the inner chunks from those bytes (the shard
+// kept with its index, so it is fetched once while it is kept) only where
+// they verifiably are the whole shard: the index's bytes at their place in
+// them (checked by its crc32c, or equal to the index read before) and
+// every inner chunk the index places inside them. Any other answer longer
+// than asked (a server that sends a..EOF for bytes=a-b) or shorter is the
+// package's LENGTH_MISMATCH, naming the range asked and the bytes got:
+// never another inner chunk's bytes (plain zarrita reads such answers as
+// an index and gives wrong values).
 //
 // read uses it for every sharded array it decodes itself, so reads are the
 // same with every zarrita (whose own readers differ: 0.5 and 0.6 pass no
@@ -28,7 +32,7 @@ import { RangeCoalescer } from "./range-coalescer.js";
 import { DEFAULT_FETCH } from "./fetch-options.js";
 import { StoreCall } from "./store-requests.js";
 import { isAbort } from "./transient-failures.js";
-import { joinableSignal, untilAborted } from "./shared-signal.js";
+import { joinableSignal, untilAborted } from "../shared-signal.js";
 import { suffixRefusal } from "./suffix-refusal.js";
 
 const MISSING = 0xffffffffffffffffn;
@@ -39,22 +43,43 @@ export function keyUnder(path, key) {
   return `${base}/${key}`;
 }
 
-function ignoredRange(key, asked, got) {
+// Inner chunk bytes `from`..`from + n` of an answer verified as the whole
+// shard; `call` (the request that brought it) counts them as used.
+function sliceOfWhole(whole, from, n, call) {
+  call?.use(from, n);
+  return whole.subarray(from, from + n);
+}
+
+// "bytes 1000-1999 (1000 bytes)": a range as the request asked for it.
+const showRange = ({ offset, length }) => `bytes ${offset}-${offset + length - 1} (${length} bytes)`;
+
+/**
+ * An answer longer than its request asked for that cannot be verified as
+ * the whole shard: a server that ignores Range (answering 200 with other
+ * bytes), or one that sends more than a range asks (`a..EOF` for
+ * `bytes=a-b`). Taking it as the whole shard would cut another inner
+ * chunk's bytes at the absolute offsets: never a value.
+ */
+function unverifiedAnswer(key, asked, got) {
   return new ZarrCodecError(
     "LENGTH_MISMATCH",
-    `read: shard ${key}: asked the store for ${asked}, got ${got} bytes that cannot be the shard. ` +
-      "The server seems to ignore HTTP Range requests (answering 200 with other bytes than the range): " +
-      "serve the store with a server that honours Range (npx http-server, nginx, Caddy, S3 or any object store)",
+    `read: shard ${key}: asked the store for ${asked}, and got ${got} bytes: neither that range nor the whole shard ` +
+      "(whose index would sit at its place in them, and hold every inner chunk). The server seems not to honour HTTP Range requests " +
+      "(it ignored the range, or sent more than it asked for): serve the store with a server that honours Range " +
+      "(npx http-server, nginx, Caddy, S3 or any object store)",
   );
 }
 
-// Inner chunk bytes `from`..`from + n` of an answer that is the whole
-// object (a server that ignored Range), or the refusal where it is shorter;
-// `call` (the request that brought it) counts them as used.
-function sliceOfWhole(key, wanted, whole, from, n, call) {
-  if (from + n > whole.byteLength) throw ignoredRange(key, wanted, whole.byteLength);
-  call?.use(from, n);
-  return whole.subarray(from, from + n);
+/**
+ * An answer shorter than its request asked for: the shard ends before
+ * its index says (a truncated shard), or the server cut the answer short.
+ */
+function shortAnswer(key, asked, what, got) {
+  const ends = got === undefined ? "" : `: the shard ends at byte ${asked.offset + got}, where its index says it holds bytes up to ${asked.offset + asked.length}`;
+  return new ZarrCodecError(
+    "LENGTH_MISMATCH",
+    `read: shard ${key}: asked the store for ${showRange(asked)}, ${what}, and got ${got ?? "no"} bytes${ends} (a truncated shard, or a server that cut the answer short)`,
+  );
 }
 
 /**
@@ -71,7 +96,8 @@ export function shardReader(arr, za, sharding) {
   const cache = new BoundedCache(DEFAULT_FETCH.indexCacheBytes);
   const coalescer = new RangeCoalescer(store);
 
-  // The index's bytes checked: a DataView of its 16-byte entries.
+  // The index's bytes checked (its crc32c, where it has one): a DataView of
+  // its 16-byte entries, and where its inner chunks end.
   function checkedIndex(key, bytes) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (sharding.checksum) {
@@ -80,14 +106,42 @@ export function shardReader(arr, za, sharding) {
       if (stored !== computed) {
         throw new ZarrCodecError(
           "CHECKSUM_MISMATCH",
-          `read: shard ${key}: its index's crc32c is 0x${stored.toString(16).padStart(8, "0")}, the index's bytes give 0x${computed.toString(16).padStart(8, "0")}`,
+          `read: shard ${key}: its index's crc32c is 0x${stored.toString(16).padStart(8, "0")}, the index's bytes give 0x${computed.toString(16).padStart(8, "0")} ` +
+            `(the shard's ${sharding.indexLocation === "start" ? "first" : "last"} ${indexBytes} bytes are not an intact index: a damaged index, or a shard cut short)`,
         );
       }
     }
-    return view;
+    return { view, bytes, dataEnd: dataEndOf(view) };
   }
 
-  /** @returns {Promise<{view: DataView, whole: Uint8Array | undefined, call: StoreCall} | null>} */
+  // The byte after the last inner chunk the index places (0 where it
+  // places none): a whole shard holds at least that many bytes of data.
+  function dataEndOf(view) {
+    let end = 0n;
+    for (let i = 0; i < entries; i++) {
+      const offset = view.getBigUint64(16 * i, sharding.littleIndex);
+      const length = view.getBigUint64(16 * i + 8, sharding.littleIndex);
+      if (offset === MISSING && length === MISSING) continue;
+      if (offset + length > end) end = offset + length;
+    }
+    return end > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(end);
+  }
+
+  // Whether `answer` verifiably is the whole shard of `index`: its index
+  // bytes at their place in it (its end or its start), and every inner
+  // chunk the index places inside it. An answer that starts elsewhere (a
+  // server that sends a..EOF for bytes=a-b) holds the index at its end too,
+  // but not the chunks before a.
+  function holdsShard(index, answer) {
+    const n = answer.byteLength;
+    if (n < indexBytes) return false;
+    const at = atStart ? 0 : n - indexBytes;
+    const bytes = answer.subarray(at, at + indexBytes);
+    for (let i = 0; i < indexBytes; i++) if (bytes[i] !== index.bytes[i]) return false;
+    return index.dataEnd <= (atStart ? n : n - indexBytes);
+  }
+
+  /** @returns {Promise<{view: DataView, bytes: Uint8Array, dataEnd: number, whole: Uint8Array | undefined, call: StoreCall} | null>} */
   async function fetchIndex(key, options, call) {
     const range = atStart ? { offset: 0, length: indexBytes } : { suffixLength: indexBytes };
     let bytes;
@@ -97,27 +151,29 @@ export function shardReader(arr, za, sharding) {
       throw (!atStart && suffixRefusal(key, indexBytes, error)) || error;
     }
     if (bytes === undefined || bytes === null) return null;
+    const what = `the ${indexBytes} bytes of its index at its ${sharding.indexLocation}`;
     if (bytes instanceof Uint8Array && bytes.byteLength > indexBytes) {
-      // The whole shard, where its index alone was asked for.
+      // More than the index: the whole shard, where the index at its place
+      // in it verifies and holds every inner chunk within it.
       const at = atStart ? 0 : bytes.byteLength - indexBytes;
-      const index = bytes.subarray(at, at + indexBytes);
-      let view;
+      let index;
       try {
-        view = checkedIndex(key, index);
+        index = checkedIndex(key, bytes.subarray(at, at + indexBytes));
       } catch {
-        throw ignoredRange(key, `the ${indexBytes} bytes of its index`, bytes.byteLength);
+        index = undefined;
       }
+      if (!index || !holdsShard(index, bytes)) throw unverifiedAnswer(key, what, bytes.byteLength);
       call.use(at, indexBytes);
-      return { view, whole: bytes, call };
+      return { ...index, whole: bytes, call };
     }
     if (!(bytes instanceof Uint8Array) || bytes.byteLength !== indexBytes) {
       throw new ZarrCodecError(
         "LENGTH_MISMATCH",
-        `read: shard ${key}: its index should be ${indexBytes} bytes at its ${sharding.indexLocation}, got ${bytes?.byteLength ?? 0}`,
+        `read: shard ${key}: asked the store for ${what}, and got ${bytes?.byteLength ?? "no"} bytes (a shard shorter than its index, or a server that cut the answer short)`,
       );
     }
     call.use(0, indexBytes);
-    return { view: checkedIndex(key, bytes), whole: undefined, call };
+    return { ...checkedIndex(key, bytes), whole: undefined, call };
   }
 
   // What a kept index holds: its bytes, and the whole shard where the
@@ -194,26 +250,28 @@ export function shardReader(arr, za, sharding) {
     }
     const from = Number(offset);
     const n = Number(length);
-    const wanted = `inner chunk ${at} (${n} bytes at offset ${from})`;
-    if (whole) return sliceOfWhole(key, `the ${indexBytes} bytes of its index`, whole, from, n, indexCall);
-    let bytes;
+    const asked = { offset: from, length: n };
+    const what = `inner chunk ${at}`;
+    if (whole) return sliceOfWhole(whole, from, n, indexCall);
+    let got;
     if (settings.coalesce) {
-      const got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce, retry: settings.retry, account });
-      bytes = got.bytes;
-      if (got.whole) return sliceOfWhole(key, wanted, bytes, from, n, got.call);
+      got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce, retry: settings.retry, account });
     } else {
       const call = new StoreCall(key, settings.retry, options?.signal).join(account);
-      bytes = await call.run(() => store.getRange(key, { offset: from, length: n }, options));
-      if (bytes instanceof Uint8Array && bytes.byteLength > n) return sliceOfWhole(key, wanted, bytes, from, n, call);
-      if (bytes instanceof Uint8Array) call.use(0, bytes.byteLength);
+      const bytes = await call.run(() => store.getRange(key, asked, options));
+      const length = bytes instanceof Uint8Array ? bytes.byteLength : undefined;
+      if (length !== undefined && length <= n) call.use(0, length);
+      got = { bytes: length > n ? undefined : bytes, longer: length > n ? bytes : undefined, asked, got: length, call };
     }
-    if (!(bytes instanceof Uint8Array) || bytes.byteLength !== n) {
-      throw new ZarrCodecError(
-        "LENGTH_MISMATCH",
-        `read: shard ${key}: inner chunk ${at} should be ${length} bytes at offset ${offset}, the store returned ${bytes?.byteLength ?? "none"}`,
-      );
+    const among = got.asked.length > n ? `${what} among others` : what;
+    if (got.longer) {
+      // More than the request asked for: the whole shard where it
+      // verifiably is (its chunks at their absolute offsets), else refused.
+      if (!holdsShard(index, got.longer)) throw unverifiedAnswer(key, `${showRange(got.asked)} (${among})`, got.got);
+      return sliceOfWhole(got.longer, from, n, got.call);
     }
-    return bytes;
+    if (!(got.bytes instanceof Uint8Array) || got.bytes.byteLength !== n) throw shortAnswer(key, got.asked, among, got.got);
+    return got.bytes;
   }
 
   return { read, cache, sharding };

@@ -122,7 +122,7 @@ export function bandPlacer({ arr, plan, axes, chunks, out, signal, placed, failu
       return;
     }
     // Messages name the chunk; its key is made only for one.
-    const where = () => chunkWhere(arr, za, c.coords);
+    const where = () => chunkWhere(arr, plan, c.coords);
     try {
       write(c, band, where);
     } catch (error) {
@@ -162,7 +162,7 @@ export function bandPlacer({ arr, plan, axes, chunks, out, signal, placed, failu
       for (const b of waiting) place(c, b);
       pump();
     })()
-      .catch((error) => ending.fail(withWhere(error, chunkWhere(arr, za, c.coords))))
+      .catch((error) => ending.fail(withWhere(error, chunkWhere(arr, plan, c.coords))))
       .finally(() => reopenings.delete(task));
     reopenings.add(task);
   }
