@@ -14,7 +14,7 @@ import { describe, ZarrCodecError } from "./errors.js";
 import { isLoaded, wasm } from "./wasm/load.js";
 import { readCounts } from "./read/read-counts.js";
 import { scratchState } from "./read/place/scratch-budget.js";
-import { requestState } from "./read/fetch/request-accounts.js";
+import { requestState } from "./read/fetch/requests/request-accounts.js";
 import { recycleCount } from "./wasm/recycle.js";
 
 const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
@@ -67,7 +67,7 @@ export function diagnostics() {
      */
     readScratch: (resetPeak = false) => scratchState(resetPeak === true),
     /**
-     * What read's store calls cost (read/fetch/request-accounts.js):
+     * What read's store calls cost (read/fetch/requests/request-accounts.js):
      * `totals` since the last reset (reads, failedReads, requests,
      * retries, failedRequests, bytes, overReadBytes) and `recent`, the last
      * 32 reads' own figures, oldest first ({ path, requests,

@@ -29,7 +29,7 @@ import { planOf } from "./plan/plan.js";
 import { checkDtype } from "./plan/typed-plan.js";
 import { chunkSource } from "./fetch/chunk-source.js";
 import { fetchSettings } from "./fetch/fetch-options.js";
-import { ReadAccount } from "./fetch/request-accounts.js";
+import { ReadAccount } from "./fetch/requests/request-accounts.js";
 import { decodeStage } from "./decode/decode-stage.js";
 import { checkInto, newOutput } from "./place/output.js";
 import { bandPlacer } from "./place/band-placer.js";
@@ -75,7 +75,7 @@ function progressOf(onProgress, total, account) {
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
-  // The read's requests, bytes and retries (fetch/request-accounts.js:
+  // The read's requests, bytes and retries (fetch/requests/request-accounts.js:
   // diagnostics().requests()), settled however the read ends.
   const account = new ReadAccount(pathOf(arr));
   try {

@@ -1,13 +1,13 @@
 // The fetch stage of read: where a chunk's stored bytes come from. Read's
 // own shard reader for sharded arrays (one per opened array, which keeps
-// the indexes and coalesces ranges: shard-reader.js), else zarrita's own
+// the indexes and coalesces ranges: shards/shard-reader.js), else zarrita's own
 // fetch of the chunk's key; where read cannot fetch a chunk itself, zarrita's
 // getChunk, which fetches and decodes it in one (the decode stage then has
 // nothing left to do).
 import { arrayName } from "../../errors.js";
 import { withCodecContext } from "../../zarrita/unknown-codec.js";
-import { keyUnder, shardReader } from "./shard-reader.js";
-import { chunkCall } from "./store-requests.js";
+import { keyUnder, shardReader } from "./shards/shard-reader.js";
+import { chunkCall } from "./requests/store-requests.js";
 import { untilAborted } from "../shared-signal.js";
 import { chunkWhere } from "../chunk-where.js";
 
@@ -60,7 +60,7 @@ const zarritaShards = (arr, za, sharding) => ({
  * How read gets a chunk's stored bytes, or undefined where read does not
  * fetch the array's chunks itself (no fill known to fill missing ones, or
  * zarrita's fetch not found). Every store call goes through the gateway
- * (store-requests.js: retried, counted for the read's `account`). `signal`
+ * (requests/store-requests.js: retried, counted for the read's `account`). `signal`
  * (a chunk cache's fetch for several reads: cache/cached-chunk.js) stands
  * for the read's own.
  * @returns {((coords: number[], signal?: unknown) => Promise<Uint8Array | undefined | null>) | undefined}
@@ -99,7 +99,7 @@ function refusingMissing(arr, plan, fetch) {
  * @param {object} storeOptions what the store gets with each call (the read's signal)
  * @param {import("./fetch-options.js").FetchSettings} settings
  * @param {{throwIfAborted(): void} | undefined} signal
- * @param {import("./request-accounts.js").ReadAccount} [account]  the read's figures
+ * @param {import("./requests/request-accounts.js").ReadAccount} [account]  the read's figures
  */
 export function chunkSource(arr, plan, storeOptions, settings, signal, account) {
   const stored = storeFetch(arr, plan, storeOptions, settings, account);

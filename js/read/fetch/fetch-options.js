@@ -15,9 +15,9 @@
 //     that started together use it.
 //   retry: { retries, baseDelayMs, maxDelayMs } | false
 //     a store call that fails for a reason that passes (a network error,
-//     HTTP 429, 500, 502, 503, 504: transient-failures.js) is tried again
+//     HTTP 429, 500, 502, 503, 504: requests/transient-failures.js) is tried again
 //     at most `retries` times, the n-th retry after a wait drawn from
-//     [0, min(maxDelayMs, baseDelayMs * 2^(n-1))) (full jitter: backoff.js).
+//     [0, min(maxDelayMs, baseDelayMs * 2^(n-1))) (full jitter: requests/backoff.js).
 //     Defaults: 3 retries (4 attempts), 100 ms, 20 s. The AWS SDKs' standard
 //     mode makes 3 attempts with a 100 ms base and a 20 s cap (the cap and
 //     the base are theirs); Rust's object_store makes up to 10 retries from

@@ -4,7 +4,7 @@
 // exactly from the metadata), how a chunk is decoded: by read itself
 // (chunk-decoder.js), or through zarrita's getChunk, with the reason; and
 // for sharded arrays, read's own shard layout, and its shard reader with
-// the indexes it keeps (fetch/shard-reader.js).
+// the indexes it keeps (fetch/shards/shard-reader.js).
 import { arrayName } from "../../errors.js";
 import { nativeFill } from "../../data-types/fill-value.js";
 import { fillElementOf } from "../../data-types/missing-chunk.js";

@@ -25,14 +25,14 @@
 // same with every zarrita (whose own readers differ: 0.5 and 0.6 pass no
 // options to the store, so withDataTypes could not tell a read that fills
 // missing inner chunks from one that must refuse them).
-import { ZarrCodecError } from "../../errors.js";
-import { crc32c } from "../../codecs/crc32c.js";
-import { BoundedCache } from "./bounded-cache.js";
+import { ZarrCodecError } from "../../../errors.js";
+import { crc32c } from "../../../codecs/crc32c.js";
+import { BoundedCache } from "../../bounded-cache.js";
 import { RangeCoalescer } from "./range-coalescer.js";
-import { DEFAULT_FETCH } from "./fetch-options.js";
-import { StoreCall } from "./store-requests.js";
-import { isAbort } from "./transient-failures.js";
-import { joinableSignal, untilAborted } from "../shared-signal.js";
+import { DEFAULT_FETCH } from "../fetch-options.js";
+import { StoreCall } from "../requests/store-requests.js";
+import { isAbort } from "../requests/transient-failures.js";
+import { joinableSignal, untilAborted } from "../../shared-signal.js";
 import { suffixRefusal } from "./suffix-refusal.js";
 
 const MISSING = 0xffffffffffffffffn;
@@ -84,8 +84,8 @@ function shortAnswer(key, asked, what, got) {
 
 /**
  * @param {{store: object, path: string}} arr
- * @param {import("../plan/zarrita-array.js").ZarritaArray} za
- * @param {import("../plan/codec-chain.js").Sharding} sharding
+ * @param {import("../../plan/zarrita-array.js").ZarritaArray} za
+ * @param {import("../../plan/codec-chain.js").Sharding} sharding
  */
 export function shardReader(arr, za, sharding) {
   const store = arr.store;
@@ -226,8 +226,8 @@ export function shardReader(arr, za, sharding) {
    * One read's fetch of an inner chunk's bytes (undefined: missing).
    * @param {number[]} coords
    * @param {object} options  the read's store options (its signal)
-   * @param {import("./fetch-options.js").FetchSettings} settings
-   * @param {import("./request-accounts.js").ReadAccount} [account]  the read's figures
+   * @param {import("../fetch-options.js").FetchSettings} settings
+   * @param {import("../requests/request-accounts.js").ReadAccount} [account]  the read's figures
    * @returns {Promise<Uint8Array | undefined>}
    */
   async function read(coords, options, settings, account) {

@@ -8,7 +8,7 @@
 //
 // The wait ends at once when the read's signal aborts: an abort is never
 // held up by a backoff.
-import { abortReason, watchAbort } from "../abort-signal.js";
+import { abortReason, watchAbort } from "../../abort-signal.js";
 
 /**
  * @param {number} retry        1 for the first retry

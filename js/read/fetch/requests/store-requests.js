@@ -13,7 +13,7 @@
 //     (other failures, a 403 say, are passed on as the store threw them);
 //   - counts each attempt, the bytes returned and which of them were used,
 //     for every read that waits on the call (request-accounts.js).
-import { messageOf, ZarrCodecError } from "../../errors.js";
+import { messageOf, ZarrCodecError } from "../../../errors.js";
 import { backoffDelay, wait } from "./backoff.js";
 import { classify } from "./transient-failures.js";
 import { countCall, FetchedBytes } from "./request-accounts.js";

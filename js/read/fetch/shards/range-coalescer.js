@@ -9,8 +9,8 @@
 // fetches all start in the microtasks after their shard's index arrives),
 // then fetched at once, each request through the store-call gateway
 // (store-requests.js: retried, and counted for every read it serves).
-import { joinableSignal, untilAborted } from "../shared-signal.js";
-import { StoreCall } from "./store-requests.js";
+import { joinableSignal, untilAborted } from "../../shared-signal.js";
+import { StoreCall } from "../requests/store-requests.js";
 
 const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
 
@@ -21,9 +21,9 @@ const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalTh
  * @property {number} length
  * @property {object} options    the read's store options (its signal)
  * @property {{maxGapBytes: number, maxBytes: number}} coalesce
- * @property {import("./store-requests.js").RetrySettings} retry  (a request
+ * @property {import("../requests/store-requests.js").RetrySettings} retry  (a request
  *   shared by reads retries as the first of them asks)
- * @property {import("./request-accounts.js").ReadAccount} [account]  the read's figures
+ * @property {import("../requests/request-accounts.js").ReadAccount} [account]  the read's figures
  * @property {(got: Got) => void} resolve
  * @property {(error: unknown) => void} reject
  */

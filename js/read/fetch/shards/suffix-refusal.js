@@ -7,7 +7,7 @@
 // "Unexpected response status 416 ..." on the answer; read names the
 // cause and the fix instead (docs/read.md, "Over a network"). The store's
 // error is kept as the cause.
-import { messageOf, ZarrCodecError } from "../../errors.js";
+import { messageOf, ZarrCodecError } from "../../../errors.js";
 
 const STATUS_416 = /\b416\b/;
 
