@@ -15,6 +15,7 @@ import { isLoaded, wasm } from "./wasm/load.js";
 import { readCounts } from "./read/read-counts.js";
 import { scratchState } from "./read/place/scratch-budget.js";
 import { requestState } from "./read/fetch/requests/request-accounts.js";
+import { schedulerState } from "./read/fetch/scheduling/read-scheduler.js";
 import { recycleCount } from "./wasm/recycle.js";
 
 const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
@@ -72,9 +73,12 @@ export function diagnostics() {
      * retries, failedRequests, bytes, overReadBytes) and `recent`, the last
      * 32 reads' own figures, oldest first ({ path, requests,
      * sharedRequests, retries, bytes, overReadBytes, chunks, ms, failed,
-     * error? }). `reset`: both start afresh after this call.
+     * error? }), and `scheduled`, what the realm's read schedulers did
+     * (createReadScheduler: waiting and inFlight now; sent,
+     * droppedBeforeSending, abortedInFlight and bytes since the last reset).
+     * `reset`: all start afresh after this call.
      */
-    requests: (reset = false) => requestState(reset === true),
+    requests: (reset = false) => ({ ...requestState(reset === true), scheduled: schedulerState(reset === true) }),
     /** How many times the instance was replaced by a fresh one. */
     recycles: () => recycleCount(),
     /**

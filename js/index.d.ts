@@ -705,10 +705,13 @@ export interface ReadOptions<T = unknown> {
   onProgress?: ((progress: ReadProgress) => void) | undefined;
   /**
    * Sharded arrays: the inner chunks of one shard that reads started in the
-   * same tick need are fetched in as few range requests as this allows (two
-   * ranges merge where at most `maxGapBytes` lie between them and the
-   * request stays within `maxBytes`). Default { maxGapBytes: 1 MiB,
-   * maxBytes: 16 MiB }; false: one request per inner chunk.
+   * same tick (or, with a scheduler, that wait together) need are fetched
+   * in as few range requests as this allows (two ranges merge where at most
+   * `maxGapBytes` lie between them and the request stays within
+   * `maxBytes`). By default both follow the link read sees: a gap of round
+   * trip x rate, an answer of what the link moves in 250 ms (at most 1 MiB
+   * and 16 MiB, zarr-python 3's values); a number given holds as it is.
+   * false: one request per inner chunk.
    */
   coalesce?: { maxGapBytes?: number | undefined; maxBytes?: number | undefined } | boolean | undefined;
   /**
@@ -742,6 +745,20 @@ export interface ReadOptions<T = unknown> {
    * request. Shared by reads of several arrays, in-thread and pooled.
    */
   cache?: ChunkCache | undefined;
+  /**
+   * A scheduler (createReadScheduler) shared by reads: their store requests
+   * wait for its slots and are sent highest `priority` first; requests of
+   * an aborted read not yet sent are never sent. Without one, requests are
+   * sent at once.
+   */
+  scheduler?: ReadScheduler | undefined;
+  /**
+   * The read's priority with its scheduler and pool (higher first; default
+   * 0): a number, or a function asked again each time a slot frees (a
+   * viewer's distance to the view's centre, say). A function that throws
+   * fails the read's waiting requests (CALLBACK_FAILED).
+   */
+  priority?: number | (() => number) | undefined;
 }
 
 /** read's options with `dtype`: `into` is then that type's container. */
@@ -829,6 +846,42 @@ export interface ChunkCache {
  * opened array (the object zarr.open returned) and the chunk's coordinates.
  */
 export function createChunkCache(options?: ChunkCacheOptions): ChunkCache;
+
+/** createReadScheduler()'s options. */
+export interface ReadSchedulerOptions {
+  /** Store requests in flight at once for every read that names the scheduler (an integer >= 1); default 6. */
+  maxRequests?: number | undefined;
+}
+
+/** What a read scheduler has done (scheduler.stats(); diagnostics().requests().scheduled sums every scheduler's). */
+export interface ReadSchedulerStats {
+  /** Requests waiting for a slot now. */
+  waiting: number;
+  /** Requests sent and not yet answered. */
+  inFlight: number;
+  /** Requests sent. */
+  sent: number;
+  /** Requests every read waiting on had aborted before they were sent: never sent. */
+  droppedBeforeSending: number;
+  /** Requests aborted in flight (every read waiting on them aborted). */
+  abortedInFlight: number;
+  /** Bytes the answers brought. */
+  bytes: number;
+}
+
+/** One budget of store requests for every read that names it. docs/read.md, "Priority and cancellation". */
+export interface ReadScheduler {
+  readonly maxRequests: number;
+  stats(): ReadSchedulerStats & { maxRequests: number };
+}
+
+/**
+ * A scheduler of store requests for read's `scheduler` option (and
+ * withScheduler's stores): at most `maxRequests` in flight, the waiting
+ * ones sent highest priority first (asked again each time a slot frees),
+ * first asked first among equals.
+ */
+export function createReadScheduler(options?: ReadSchedulerOptions): ReadScheduler;
 
 /** A chunk read filled because its fetch or decode failed (chunkErrors: "fill"). */
 export interface FailedChunk {
@@ -1058,6 +1111,8 @@ export interface RequestState {
   /** Since the last reset, each store call once. */
   totals: { reads: number; failedReads: number; requests: number; retries: number; failedRequests: number; bytes: number; overReadBytes: number };
   recent: ReadRequests[];
+  /** Every read scheduler of the realm together (waiting and inFlight now; the rest since the last reset). */
+  scheduled: ReadSchedulerStats;
 }
 
 /** diagnostics().readScratch(). */

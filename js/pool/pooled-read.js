@@ -80,7 +80,7 @@ async function writersGone(state, slots, live) {
  *   decode is filled instead, and reported
  * @param {object} r.internal the pool's internals (read-pool.js)
  */
-async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, failures, internal }) {
+async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, failures, priority, internal }) {
   await internal.ready();
   const { za } = plan;
   const eb = plan.elementBytes;
@@ -112,6 +112,9 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
 
   const task = {
     id: nextRead++,
+    // The read's priority (read's option): the pool posts the jobs of the
+    // highest first, as a scheduler sends requests (read-pool.js).
+    priority: priority ?? 0,
     chainId: chainIdOf(plan),
     described,
     shared: shared ? { out: { buffer: out.buffer, byteOffset: out.byteOffset, byteLength: out.byteLength }, state: state.buffer } : null,

@@ -143,7 +143,7 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   // single value always decodes here.
   const described = pool && source.fetchBytes && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pool.chainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
-  const job = { arr, plan, axes: region, chunks, out, queue, signal, source, placed, failures: chunkFailures };
+  const job = { arr, plan, axes: region, chunks, out, queue, signal, source, placed, failures: chunkFailures, priority: requests.priority };
   if (cache) await placeCached({ ...job, cache, described, pool });
   else if (described) await placePooledOrHere({ ...job, described, pool });
   else await placeHere(job);

@@ -8,6 +8,7 @@ import { arrayName } from "../../errors.js";
 import { withCodecContext } from "../../zarrita/unknown-codec.js";
 import { keyUnder, shardReader } from "./shards/shard-reader.js";
 import { chunkCall } from "./requests/store-requests.js";
+import { linkOf } from "./scheduling/link-estimate.js";
 import { untilAborted } from "../shared-signal.js";
 import { chunkWhere } from "../chunk-where.js";
 
@@ -53,7 +54,8 @@ async function shardBytes(arr, plan, coords, options, settings, account) {
 // not read (through the gateway: retried and counted as one call).
 const zarritaShards = (arr, za, sharding) => ({
   sharding,
-  read: (coords, options, settings, account) => chunkCall(keyUnder(arr.path, za.chunkKey(coords)), account, settings.retry, options.signal, () => za.chunkBytes(coords, options)),
+  read: (coords, options, settings, account) =>
+    chunkCall(keyUnder(arr.path, za.chunkKey(coords)), account, callHow(arr, options, settings), requesterOf(options, settings), () => za.chunkBytes(coords, options)),
 });
 
 /**
@@ -77,9 +79,18 @@ function storeFetch(arr, plan, storeOptions, settings, account) {
   const keyOf = (coords) => (plan.za.chunkKey ? keyUnder(arr.path, plan.za.chunkKey(coords)) : `chunk [${coords.join(", ")}] of ${arr.path}`);
   return (coords, signal) => {
     const options = optionsWith(signal);
-    return chunkCall(keyOf(coords), account, settings.retry, options.signal, () => plan.za.chunkBytes(coords, options));
+    return chunkCall(keyOf(coords), account, callHow(arr, options, settings), requesterOf(options, settings), () => plan.za.chunkBytes(coords, options));
   };
 }
+
+// How a chunk's call is sent: retried as the read says, with its signal,
+// through its scheduler, the answer's time told to the store's link. (A
+// whole chunk's size is unknown until it comes.)
+function callHow(arr, options, settings) {
+  return { retry: settings.retry, signal: options.signal, scheduler: settings.scheduler, link: linkOf(arr.store) };
+}
+
+const requesterOf = (options, settings) => ({ signal: options.signal, priority: settings.priority });
 
 // Where the fill has no value of the read's dtype (plan/typed-plan.js), a
 // missing chunk is refused here, before any path (this thread, a pool's

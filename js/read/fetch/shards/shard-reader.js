@@ -34,6 +34,7 @@ import { StoreCall } from "../requests/store-requests.js";
 import { isAbort } from "../requests/transient-failures.js";
 import { joinableSignal, untilAborted } from "../../shared-signal.js";
 import { suffixRefusal } from "./suffix-refusal.js";
+import { linkOf } from "../scheduling/link-estimate.js";
 
 const MISSING = 0xffffffffffffffffn;
 
@@ -94,7 +95,10 @@ export function shardReader(arr, za, sharding) {
   const indexBytes = 16 * entries + (sharding.checksum ? 4 : 0);
   const atStart = sharding.indexLocation === "start";
   const cache = new BoundedCache(DEFAULT_FETCH.indexCacheBytes);
-  const coalescer = new RangeCoalescer(store);
+  const link = linkOf(store);
+  const coalescer = new RangeCoalescer(store, link);
+  // A read waiting on a request: its signal and priority.
+  const requesterOf = (options, settings) => ({ signal: options?.signal, priority: settings.priority });
 
   // The index's bytes checked (its crc32c, where it has one): a DataView of
   // its 16-byte entries, and where its inner chunks end.
@@ -189,7 +193,8 @@ export function shardReader(arr, za, sharding) {
   function startIndexFetch(key, options, settings, account) {
     const shared = joinableSignal();
     shared.join(options?.signal);
-    const call = new StoreCall(key, settings.retry, shared.signal).join(account);
+    // Sent at the highest priority of the reads waiting on it.
+    const call = new StoreCall(key, { retry: settings.retry, signal: shared.signal, scheduler: settings.scheduler, link, bytes: indexBytes }).join(account, requesterOf(options, settings));
     const flight = { shared, call };
     fetching.set(key, flight);
     const promise = fetchIndex(key, { ...options, signal: shared.signal }, call);
@@ -208,7 +213,7 @@ export function shardReader(arr, za, sharding) {
     let index = cache.get(key);
     const flight = index && fetching.get(key);
     if (flight) {
-      if (flight.shared.join(options?.signal)) flight.call.join(account);
+      if (flight.shared.join(options?.signal)) flight.call.join(account, requesterOf(options, settings));
       else index = undefined;
     }
     if (!index) index = startIndexFetch(key, options, settings, account);
@@ -255,9 +260,9 @@ export function shardReader(arr, za, sharding) {
     if (whole) return sliceOfWhole(whole, from, n, indexCall);
     let got;
     if (settings.coalesce) {
-      got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce, retry: settings.retry, account });
+      got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce, retry: settings.retry, account, requester: requesterOf(options, settings), scheduler: settings.scheduler });
     } else {
-      const call = new StoreCall(key, settings.retry, options?.signal).join(account);
+      const call = new StoreCall(key, { retry: settings.retry, signal: options?.signal, scheduler: settings.scheduler, link, bytes: n }).join(account, requesterOf(options, settings));
       const bytes = await call.run(() => store.getRange(key, asked, options));
       const length = bytes instanceof Uint8Array ? bytes.byteLength : undefined;
       if (length !== undefined && length <= n) call.use(0, length);
