@@ -59,6 +59,22 @@ function ieeeNaN(negative, mantissa, mantissaBits) {
   return nanDouble[0];
 }
 
+// The code of a NaN double in an IEEE-style format: its sign and the top
+// bits of its payload, quiet, as numpy's astype narrows a quiet NaN to
+// float16 (and hardware to float32: the payload truncated, the quiet bit
+// set, so a signalling NaN comes out quiet and no NaN becomes infinity).
+const highWord = new DataView(new ArrayBuffer(8));
+function ieeeNaNCode(format, x) {
+  highWord.setFloat64(0, x);
+  const high = highWord.getUint32(0);
+  const m = format.mantissaBits;
+  // A double's payload's top 20 bits are in its high word; formats narrower
+  // than float32 keep at most 10.
+  const payload = (high & 0xfffff) >>> (20 - m);
+  const sign = high >>> 31 ? format.signBit : 0;
+  return sign + (2 ** format.exponentBits - 1) * 2 ** m + (payload | 2 ** (m - 1));
+}
+
 export function valueOfCode(format, code) {
   const { exponentBits: e, mantissaBits: m, bias, kind } = format;
   if (kind === "e8m0") return code === 0xff ? NaN : 2 ** (code - bias);
@@ -73,11 +89,13 @@ export function valueOfCode(format, code) {
 
 /**
  * The code of `x`, which must be a value of `format` (on its grid, within
- * its range, or a special value it has): the caller rounds first.
+ * its range, or a special value it has): the caller rounds first. A NaN
+ * keeps its sign and payload's top bits where the format is IEEE-style;
+ * the other formats have one NaN code.
  */
 export function codeOfValue(format, x) {
   const { mantissaBits: m, bias, kind } = format;
-  if (Number.isNaN(x)) return format.nanCode;
+  if (Number.isNaN(x)) return kind === "ieee" ? ieeeNaNCode(format, x) : format.nanCode;
   if (kind === "e8m0") return binade(x) + bias;
   const negative = x < 0 || Object.is(x, -0);
   const sign = negative && format.hasNegativeZero ? format.signBit : negative && x !== 0 ? format.signBit : 0;
