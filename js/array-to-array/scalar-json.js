@@ -8,7 +8,7 @@
 import { describe, ZarrCodecError } from "../errors.js";
 import { floatCode } from "../fills/float-fill.js";
 import { typeInfo } from "../types/type-info.js";
-import { valueOfCode } from "./float-formats.js";
+import { valueOfCode } from "../floats/float-formats.js";
 
 const bits = new DataView(new ArrayBuffer(8));
 

@@ -15,6 +15,7 @@
 // value, by format. The core's kernels only encode the exact result (one
 // source of truth for the formats' layouts); they never round it.
 import { BytesCodec } from "../codecs/bytes.js";
+import { binade } from "../floats/float-formats.js";
 import { refuseFill } from "./refusal.js";
 
 /** The fill_value strings that name a special value (a Map: no prototype names). */
@@ -104,21 +105,6 @@ function gridOf(t) {
     grids.set(t.name, grid);
   }
   return grid;
-}
-
-const doubleBits = new DataView(new ArrayBuffer(8));
-
-/**
- * floor(log2 a) of a positive finite double, exactly (from its bits; a
- * subnormal double's from its fraction). cast_value's rounding uses it
- * too (array-to-array/rounding.js).
- */
-export function binade(a) {
-  doubleBits.setFloat64(0, a);
-  const field = doubleBits.getUint16(0) >> 4;
-  if (field !== 0) return field - 1023;
-  // A subnormal double: 2^-1074 times its 52-bit fraction.
-  return Math.floor(Math.log2(a / 2 ** -1074)) - 1074;
 }
 
 /**
