@@ -1201,6 +1201,10 @@ export interface NativeDataTypeInfo extends Outcome {
   /** The largest finite value. */
   floatLargest: number;
   floatMantissaBits: number;
+  floatExponentBits: number;
+  floatBias: number;
+  /** "ieee" (all-ones exponent: infinity, NaN), "fnuz" (one NaN, 0x80; no -0, no infinity), "fn" (finite), "e8m0" (powers of two; 0xFF NaN); "" for other types. */
+  floatKind: string;
 }
 
 /**

@@ -247,11 +247,12 @@ export function registerUsing(registry, ensureReady, options) {
   registry.set("shuffle", shuffle);
   registry.set("numcodecs.shuffle", shuffle);
   // cast_value and scale_offset as their pages define them (zarrita 0.7's
-  // own round once in doubles and read float16 bit codes as numbers).
+  // own round once in doubles and read float16 bit codes as numbers):
+  // pure JavaScript, so they load with no wasm (the slim entry before ready()).
   for (const [name, Codec] of [["cast_value", CastValueCodec], ["scale_offset", ScaleOffsetCodec]]) {
     const previous = registry.get(name);
     const kept = previous && REPLACED in previous ? previous[REPLACED] : previous;
-    const load = once(async () => (await context(), zarritaArrayToArray(name, Codec, kept)()));
+    const load = once(zarritaArrayToArray(name, Codec, kept));
     load[REPLACED] = kept;
     registry.set(name, load);
   }

@@ -19,7 +19,7 @@
 import { arrayName } from "../../errors.js";
 import { withCodecContext } from "../../zarrita/unknown-codec.js";
 import { chunkWhere, withWhere } from "../chunk-where.js";
-import { countRead } from "../read-counts.js";
+import { countDecodedBy, countRead } from "../read-counts.js";
 import { MISSING } from "./chunk-cache.js";
 import { decodeWhole } from "./whole-chunk.js";
 import { joinableSignal, untilAborted } from "../shared-signal.js";
@@ -55,8 +55,6 @@ function owned(chunk) {
   return { data: copy, shape: chunk.shape.slice(), stride: chunk.stride.slice() };
 }
 
-const kindCount = { codec: "decoded", n5: "n5", copy: "copied", values: "decoded" };
-
 /**
  * @param {object} r
  * @param {import("./chunk-cache.js").ChunkStore} r.store
@@ -90,7 +88,7 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
       return MISSING;
     }
     if (plan.decoder) {
-      countRead(kindCount[plan.decoder.kind]);
+      countDecodedBy(plan.decoder.kind);
       if (plan.decoder.inWasm) countRead("decompressed");
       const where = () => chunkWhere(arr, plan, coords);
       try {

@@ -3,8 +3,10 @@
 // from zero). Pure functions of (value, format, mode): the same answers a
 // later wasm kernel must give. Every step is exact in doubles (the
 // spacings are powers of two), and 64-bit integers round from their BigInt.
-import { binade } from "../fills/float-fill.js";
-import { codeOfValue } from "./float-formats.js";
+// The one rounding to a narrow grid: cast_value's and scale_offset's
+// (array-to-array/), and a number fill's (fills/float-fill.js: nearest-even,
+// as numpy and ml_dtypes narrow a double, where their rules are these).
+import { binade, codeOfValue } from "./float-formats.js";
 
 export const ROUNDING_MODES = ["nearest-even", "towards-zero", "towards-positive", "towards-negative", "nearest-away"];
 

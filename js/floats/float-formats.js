@@ -1,16 +1,20 @@
-// The floating-point formats cast_value and scale_offset compute in, as
-// their zarr-extensions data-type pages lay them out: exponent and
-// mantissa bits, bias, and kind. Every value of every format is a double
-// exactly, so a code is read into a JavaScript number and a number that
-// lies on a format's grid is written back to its code, with no rounding
-// here (rounding.js decides which grid value a number becomes).
+// The floating-point formats narrower than float32, as their data-type
+// pages (zarr-extensions) lay them out: exponent and mantissa bits, bias,
+// and kind. Every value of every format is a double exactly, so a code is
+// read into a JavaScript number and a number that lies on a format's grid
+// is written back to its code, with no rounding here (rounding.js decides
+// which grid value a number becomes).
+//
+// The wasm core holds the same table (src/types/float_format.cpp,
+// kFloatFormats); this copy lets the JavaScript codecs (cast_value,
+// scale_offset, FixedScaleOffset) and the fill parser run without the
+// wasm, and tests/js/codecs/float-formats-core.test.js checks every field
+// of every format, and every code's value, against the core's (typeInfo).
 //
 // Kinds: "ieee" (all-ones exponent is infinity or NaN), "fnuz" (one NaN,
 // 0x80; no -0; no infinity), "fn" (finite: every code a number), "e8m0"
 // (no sign, no zero: 2^(code - 127); 0xFF is NaN). float32 and float64 are
 // the platform's own (Math.fround, plain doubles).
-
-import { binade } from "../fills/float-fill.js";
 
 export const FLOAT_FORMATS = new Map([
   ["float16", { bits: 16, exponentBits: 5, mantissaBits: 10, bias: 15, kind: "ieee" }],
@@ -42,23 +46,51 @@ for (const format of FLOAT_FORMATS.values()) {
   format.least = kind === "e8m0" ? 2 ** -bias : 2 ** (1 - bias - m);
   // The smallest normal value: below it the spacing is `least`.
   format.minNormal = kind === "e8m0" ? 2 ** -bias : 2 ** (1 - bias);
+  // The spec's "NaN" (the quiet NaN: the mantissa's top bit), -1: none.
   format.nanCode = kind === "ieee" ? (2 ** e - 1) * 2 ** m + 2 ** Math.max(m - 1, 0) : kind === "fnuz" ? 0x80 : kind === "e8m0" ? 0xff : -1;
   format.signBit = 2 ** (e + m);
 }
 
+const doubleBits = new DataView(new ArrayBuffer(8));
 
-/** The number a code of `format` stands for (NaN, ±Infinity, ±0 included). */
+/**
+ * floor(log2 a) of a positive finite double, exactly (from its bits; a
+ * subnormal double's from its fraction).
+ */
+export function binade(a) {
+  doubleBits.setFloat64(0, a);
+  const field = doubleBits.getUint16(0) >> 4;
+  if (field !== 0) return field - 1023;
+  // A subnormal double: 2^-1074 times its 52-bit fraction.
+  return Math.floor(Math.log2(a / 2 ** -1074)) - 1074;
+}
+
 // A NaN of an IEEE-style format as the double that carries its sign and
 // payload (the mantissa at the top of float64's), as hardware widens it:
 // a cast that keeps the number keeps them too (numeric-cast.js), as the
 // wasm core's widening does.
-const nanDouble = new Float64Array(1);
-const nanBits = new BigUint64Array(nanDouble.buffer);
 function ieeeNaN(negative, mantissa, mantissaBits) {
-  nanBits[0] = (negative ? 1n << 63n : 0n) | (0x7ffn << 52n) | (BigInt(mantissa) << BigInt(52 - mantissaBits));
-  return nanDouble[0];
+  doubleBits.setUint32(0, (negative ? 0x80000000 : 0) | 0x7ff00000 | (mantissa * 2 ** (20 - mantissaBits)));
+  doubleBits.setUint32(4, 0);
+  return doubleBits.getFloat64(0);
 }
 
+// The code of a NaN double in an IEEE-style format: its sign and the top
+// bits of its payload, quiet, as numpy's astype narrows a quiet NaN to
+// float16 (and hardware to float32: the payload truncated, the quiet bit
+// set, so a signalling NaN comes out quiet and no NaN becomes infinity).
+function ieeeNaNCode(format, x) {
+  doubleBits.setFloat64(0, x);
+  const high = doubleBits.getUint32(0);
+  const m = format.mantissaBits;
+  // A double's payload's top 20 bits are in its high word; formats narrower
+  // than float32 keep at most 10.
+  const payload = (high & 0xfffff) >>> (20 - m);
+  const sign = high >>> 31 ? format.signBit : 0;
+  return sign + (2 ** format.exponentBits - 1) * 2 ** m + (payload | 2 ** (m - 1));
+}
+
+/** The number a code of `format` stands for (NaN, ±Infinity, ±0 included). */
 export function valueOfCode(format, code) {
   const { exponentBits: e, mantissaBits: m, bias, kind } = format;
   if (kind === "e8m0") return code === 0xff ? NaN : 2 ** (code - bias);
@@ -73,11 +105,13 @@ export function valueOfCode(format, code) {
 
 /**
  * The code of `x`, which must be a value of `format` (on its grid, within
- * its range, or a special value it has): the caller rounds first.
+ * its range, or a special value it has): the caller rounds first. A NaN
+ * keeps its sign and payload's top bits where the format is IEEE-style;
+ * the other formats have one NaN code.
  */
 export function codeOfValue(format, x) {
   const { mantissaBits: m, bias, kind } = format;
-  if (Number.isNaN(x)) return format.nanCode;
+  if (Number.isNaN(x)) return kind === "ieee" ? ieeeNaNCode(format, x) : format.nanCode;
   if (kind === "e8m0") return binade(x) + bias;
   const negative = x < 0 || Object.is(x, -0);
   const sign = negative && format.hasNegativeZero ? format.signBit : negative && x !== 0 ? format.signBit : 0;
