@@ -142,7 +142,7 @@ describe("in the realm", () => {
     expect(totals).toMatchObject({ reads: 1, failedReads: 1, requests: 1, failedRequests: 1, bytes: 0 });
     expect(recent).toHaveLength(1);
     expect(recent[0]).toMatchObject({ path: "/plain", failed: true, error: "FETCH_FAILED", requests: 1 });
-    expect(diagnostics().requests()).toEqual({ totals: { reads: 0, failedReads: 0, requests: 0, retries: 0, failedRequests: 0, bytes: 0, overReadBytes: 0 }, recent: [] });
+    expect(diagnostics().requests()).toEqual({ totals: { reads: 0, failedReads: 0, requests: 0, retries: 0, failedRequests: 0, bytes: 0, overReadBytes: 0 }, recent: [], scheduled: { waiting: 0, inFlight: 0, sent: 0, droppedBeforeSending: 0, abortedInFlight: 0, bytes: 0 } });
   });
 
   test("the last 32 reads are kept, oldest first", async () => {
