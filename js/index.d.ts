@@ -883,6 +883,20 @@ export interface ReadScheduler {
  */
 export function createReadScheduler(options?: ReadSchedulerOptions): ReadScheduler;
 
+/**
+ * `store`, its requests sent through `scheduler`'s slots at this store's
+ * priority (a number, or a function asked again each time a slot frees;
+ * default 0), so that zarr.get and the libraries built on zarrita share the
+ * budget with read. A request whose store options' signal aborts while it
+ * waits is dropped, never sent; on zarrita 0.7 a call's own `priority`
+ * store option stands for the store's.
+ */
+export function withScheduler<S extends { get(key: string, ...rest: any[]): Promise<Uint8Array | undefined> }>(
+  store: S,
+  scheduler: ReadScheduler,
+  options?: { priority?: number | (() => number) | undefined },
+): S;
+
 /** A chunk read filled because its fetch or decode failed (chunkErrors: "fill"). */
 export interface FailedChunk {
   /** Its coordinates in the chunk grid (inner chunks of shards). */
