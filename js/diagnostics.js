@@ -3,10 +3,11 @@
 // reference or the portable kernels to rule the SIMD ones in or out of a
 // suspected bug (the test suite runs every implementation this way), count
 // live codec instances (a leak shows as a count that only grows), read the
-// size of wasm memory, and time a codec's kernel alone (the benchmark).
-// Documented in docs/reliability.md. Callable at any time: what a read
-// counts (reads, requests, the scratch budget) before anything loaded too;
-// what the module instance tells, once it is loaded. It sits beside the
+// size of wasm memory, time a codec's kernel alone (the benchmark), and
+// tell which zarrita copies read's arrays came from. Documented in
+// docs/reliability.md. Callable at any time: what a read counts (reads,
+// requests, the scratch budget, the zarrita copies) before anything loaded
+// too; what the module instance tells, once it is loaded. It sits beside the
 // entries and gathers what each layer counts of itself (the wasm instance,
 // the codecs' cores, read's paths); no layer reaches up to it.
 import { coreOf } from "./codecs/wasm-codec.js";
@@ -17,6 +18,7 @@ import { scratchState } from "./read/place/scratch-budget.js";
 import { requestState } from "./read/fetch/requests/request-accounts.js";
 import { schedulerState } from "./read/fetch/scheduling/read-scheduler.js";
 import { recycleCount } from "./wasm/recycle.js";
+import { zarritaCopies } from "./zarrita/copies.js";
 
 const IMPLEMENTATIONS = new Set(["reference", "portable", "simd"]);
 
@@ -81,6 +83,14 @@ export function diagnostics() {
     requests: (reset = false) => ({ ...requestState(reset === true), scheduled: schedulerState(reset === true) }),
     /** How many times the instance was replaced by a fresh one. */
     recycles: () => recycleCount(),
+    /**
+     * The zarrita copies whose arrays read has read, one entry each
+     * (zarrita/copies.js): whether register() extended the copy's codec
+     * registry (asked of the copy when called), which zarrita it is, how
+     * many of its arrays, the first one's path. A library's own zarrita
+     * that register() never saw shows as `registered: false`.
+     */
+    zarritaCopies: () => zarritaCopies(),
     /**
      * Runs `codec`'s kernel on one scratch block `repetitions` times, with
      * nothing copied in or out (a bytes, packbits or numcodecs.packbits

@@ -1090,8 +1090,33 @@ export interface Diagnostics {
   requests(reset?: boolean): RequestState;
   /** How many chunks read() has placed by each path in this realm (the fast path's share). */
   reads(): ReadCounts;
+  /**
+   * The zarrita copies whose arrays read() has read, one entry each, first
+   * met first: a library that brings its own zarrita (ome-zarr.js,
+   * @fideus-labs/ngff-zarr, viv) shows as a copy of its own, `registered:
+   * false` where register() never extended its registry. Whether it is
+   * registered is asked of each copy at this call.
+   */
+  zarritaCopies(): Promise<ZarritaCopy[]>;
   /** Runs `codec`'s kernel on one scratch block `repetitions` times, nothing copied in or out (to time the kernel alone). */
   runKernel(codec: BytesCodec | PackBitsCodec | NumcodecsPackBitsCodec, direction: "decode" | "encode", repetitions: number): void;
+}
+
+/** One zarrita copy of diagnostics().zarritaCopies(). */
+export interface ZarritaCopy {
+  /**
+   * register() extended this copy's codec registry: its own decoding
+   * (zarr.get, getChunk, a library's rendering) has the package's codecs.
+   * undefined where the copy could not be asked (a zarrita whose arrays
+   * cannot be made as 0.5 to 0.7 make them).
+   */
+  registered: boolean | undefined;
+  /** Which zarrita, as far as its arrays tell. */
+  zarrita: "0.5 or 0.6" | "0.7 or later";
+  /** How many of its arrays read() has read. */
+  arrays: number;
+  /** The path of the first of them, in its store. */
+  firstPath: string;
 }
 
 /** The module instance's diagnostics. Call after ready(). */
