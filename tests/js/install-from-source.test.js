@@ -225,6 +225,9 @@ test("where a copied clone must build, its build/wasm from the original's place 
   expect(refused.status).not.toBe(0);
   expect(refused.stderr).toContain(`is different than the directory ${ROOT}build/wasm where CMakeCache.txt was created`);
   // scripts/build-wasm.sh runs this before it configures.
+  const build = readFileSync(join(copy, "scripts/build-wasm.sh"), "utf8");
+  expect(build.indexOf("bash scripts/clean-moved-build.sh build/wasm")).toBeGreaterThan(-1);
+  expect(build.indexOf("bash scripts/clean-moved-build.sh build/wasm")).toBeLessThan(build.indexOf("emcmake cmake"));
   const cleaned = clean();
   expect(cleaned).toMatchObject({
     status: 0,
