@@ -934,20 +934,37 @@ export function createReadPool(options?: ReadPoolOptions): ReadPool;
 export type ValueOf<T> = T extends { get(index: number): infer V } ? V : T extends ArrayLike<infer V> ? V : never;
 
 /**
+ * read's `dtype` option. Its type parameter is constrained in `read` by
+ * `ReadDtype & string`, which is ReadDtype itself: written so, TypeScript's
+ * error for a misspelt dtype lists the types (and suggests the nearest),
+ * where `keyof ReadDtypeContainers` would only be named.
+ */
+export interface ReadDtypeOption<D> {
+  /**
+   * The values as this numeric type (one of ReadDtype), cast by
+   * cast_value's rules (rounding to nearest-even, out of range clamped;
+   * NaN or an infinity to an integer type is VALUE_OUT_OF_RANGE), the fill
+   * too; `data` (and `into`) is then that type's container
+   * (ReadDtypeContainers). docs/read.md, "Array -> array codecs and
+   * `dtype`".
+   */
+  dtype?: D;
+}
+
+/** The container read returns: the array's own (`T`, zarr.get's), or with `dtype` that type's. */
+export type ReadContainer<T, D> = D extends ReadDtype ? ReadDtypeContainers[D] : T;
+
+/**
  * zarr.get's result, with each chunk decoded straight into its place:
  * `{ data, shape, stride }` (C order), or one value where every axis is
- * an integer. The same values, containers and fills as zarr.get.
+ * an integer. The same values, containers and fills as zarr.get; with
+ * `dtype`, the values as that type in its container.
  */
-export function read<D extends ReadDtype, Sel extends SelectionEntry[] = SelectionEntry[]>(
-  arr: ReadableArray<unknown>,
-  selection: Sel | null | undefined,
-  options: ReadDtypeOptions<D>,
-): Promise<null extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : SliceLike extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : ValueOf<ReadDtypeContainers[D]>>;
-export function read<T, Sel extends SelectionEntry[] = SelectionEntry[]>(
+export function read<T, D extends (ReadDtype & string) | undefined = undefined, Sel extends SelectionEntry[] = SelectionEntry[]>(
   arr: ReadableArray<T>,
   selection?: Sel | null,
-  options?: ReadOptions<T>,
-): Promise<null extends Sel[number] ? ReadChunk<T> : SliceLike extends Sel[number] ? ReadChunk<T> : ValueOf<T>>;
+  options?: ReadOptions<ReadContainer<T, D>> & ReadDtypeOption<D>,
+): Promise<null extends Sel[number] ? ReadChunk<ReadContainer<T, D>> : SliceLike extends Sel[number] ? ReadChunk<ReadContainer<T, D>> : ValueOf<ReadContainer<T, D>>>;
 
 /** How many chunks read() placed by each path (diagnostics().reads()). */
 export interface ReadCounts {
