@@ -701,7 +701,11 @@ export interface ReadOptions<T = unknown> {
    * strings and other JavaScript values) are read on the calling thread.
    */
   pool?: ReadPool | undefined;
-  /** Called once per chunk placed, never after the read settles; a throw fails the read (CALLBACK_FAILED). */
+  /**
+   * Called once per chunk placed (done of total), never after the read
+   * settles; a throw fails the read (CALLBACK_FAILED). Its `bytes` grows
+   * in steps as whole answers arrive: show progress as done / total.
+   */
   onProgress?: ((progress: ReadProgress) => void) | undefined;
   /**
    * Sharded arrays: the inner chunks of one shard that reads started in the
@@ -844,17 +848,24 @@ export interface ReadChunk<D = DecodedArray> extends Chunk<D> {
   failedChunks?: FailedChunk[];
 }
 
-/** What onProgress is told after each chunk is placed. */
+/** What onProgress is told after each chunk is placed. docs/read.md, "Progress". */
 export interface ReadProgress {
-  /** Chunks placed so far (1, 2, ... total). */
+  /** Chunks placed so far (1, 2, ... total): for a progress bar, done / total. */
   done: number;
-  /** Chunks in the selection. */
+  /** The chunks the selection touches: missing ones (filled), cached ones and, with chunkErrors: "fill", failed ones included. */
   total: number;
-  /** The chunk just placed: its coordinates in the chunk grid (inner chunks of shards). */
+  /** The chunk just placed: its coordinates in the chunk grid (inner chunks of shards), in the order chunks are placed. */
   chunk: number[];
-  /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread. */
+  /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread (every chunk of a read with a cache). */
   worker: number | null;
-  /** Bytes the read's store calls have returned so far (the chunks' stored bytes, indexes and what coalescing read between them). */
+  /**
+   * Bytes the read's store calls had returned when the chunk was placed
+   * (the chunks' stored bytes, shard indexes, what coalescing read between
+   * them; nothing for chunks from a cache). A call counts whole once its
+   * answer has arrived, never while it streams: a coalesced request counts
+   * all at once, and a sharded read may report every byte it fetches at
+   * its first chunk. Not a download's progress.
+   */
   bytes: number;
 }
 
