@@ -41,7 +41,7 @@ if grep -l "$PWD\|import\.meta" "${built[@]}"; then
   exit 1
 fi
 bash scripts/dist-stamp.sh >dist/.stamp
-# Sizes as a page downloads them (docs/where-it-runs.md, "The wasm as an asset").
+# Sizes as the package ships them (docs/where-it-runs.md, "Loading the wasm").
 for f in dist/zarr-codecs-wasm.mjs dist/zarr-codecs-wasm.wasm dist/zarr-codecs-wasm.inline.mjs \
   dist/zarr-codecs-wasm-encode.mjs dist/zarr-codecs-wasm-encode.wasm; do
   echo "build-wasm: $f $(stat -c %s "$f") bytes, $(gzip -9 -c "$f" | wc -c) gzip -9"
