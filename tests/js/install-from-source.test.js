@@ -9,7 +9,7 @@
 // uncommitted changes are tested too.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT } from "./support/browser.js";
@@ -163,13 +163,14 @@ test("prepack refuses to pack without building", () => {
   expect(run.stderr).toContain("cannot build the WebAssembly module here (prepack)");
 });
 
-// A built clone copied elsewhere (or moved): its dist/ and build/ come
-// along, and build/wasm's CMake cache names the original's folder, which
-// CMake refuses. This tree's build is what is copied (the test command
-// builds it first), with none of what only a build needs (node_modules,
-// the compression libraries' sources), so a pack that tried to build
-// would fail here. One copy for the tests below: packing and installing
-// leave it as it was, and the last test changes only its build/wasm.
+// A built clone copied elsewhere (or moved): its dist/, build/,
+// node_modules and compression libraries' sources come along (the last
+// two as links to this tree's), and build/wasm's CMake cache names the
+// original's folder, which CMake refuses: a pack that builds stops there
+// ("CMakeCache.txt directory ... is different"). This tree's build is
+// what is copied (the test command builds it first). One copy for the
+// tests below: packing and installing leave it as it was, and the last
+// test changes only its build/wasm.
 let builtCopy;
 function copiedBuiltClone() {
   if (builtCopy) return builtCopy;
@@ -182,6 +183,8 @@ function copiedBuiltClone() {
   cpSync(source, builtCopy, { recursive: true });
   cpSync(join(ROOT, "dist"), join(builtCopy, "dist"), { recursive: true, dereference: true });
   cpSync(join(ROOT, "build", "wasm"), join(builtCopy, "build", "wasm"), { recursive: true });
+  symlinkSync(realpathSync(join(ROOT, "node_modules")), join(builtCopy, "node_modules"), "dir");
+  symlinkSync(realpathSync(process.env.ZCW_THIRD_PARTY || join(ROOT, "third_party")), join(builtCopy, "third_party"), "dir");
   return builtCopy;
 }
 
@@ -217,7 +220,7 @@ test("a folder install of a built clone copied elsewhere uses its dist/, saying 
 
 test("where a copied clone must build, its build/wasm from the original's place is removed, saying so, and CMake configures a clean one", () => {
   const copy = copiedBuiltClone();
-  const env = { ...process.env, NODE_PATH: "/usr/share/nodejs", ZCW_THIRD_PARTY: process.env.ZCW_THIRD_PARTY || join(ROOT, "third_party") };
+  const env = { ...process.env, NODE_PATH: "/usr/share/nodejs" };
   const configure = () => spawnSync("emcmake", ["cmake", "-S", ".", "-B", "build/wasm", "-DCMAKE_BUILD_TYPE=Release"], { cwd: copy, encoding: "utf8", env });
   const clean = () => spawnSync("bash", ["scripts/clean-moved-build.sh", "build/wasm"], { cwd: copy, encoding: "utf8" });
   // What the copied folder gets from CMake as it is: the error of item 13.
