@@ -701,7 +701,11 @@ export interface ReadOptions<T = unknown> {
    * strings and other JavaScript values) are read on the calling thread.
    */
   pool?: ReadPool | undefined;
-  /** Called once per chunk placed, never after the read settles; a throw fails the read (CALLBACK_FAILED). */
+  /**
+   * Called once per chunk placed (done of total), never after the read
+   * settles; a throw fails the read (CALLBACK_FAILED). Its `bytes` grows
+   * in steps as whole answers arrive: show progress as done / total.
+   */
   onProgress?: ((progress: ReadProgress) => void) | undefined;
   /**
    * Sharded arrays: the inner chunks of one shard that reads started in the
@@ -911,17 +915,24 @@ export interface ReadChunk<D = DecodedArray> extends Chunk<D> {
   failedChunks?: FailedChunk[];
 }
 
-/** What onProgress is told after each chunk is placed. */
+/** What onProgress is told after each chunk is placed. docs/read.md, "Progress". */
 export interface ReadProgress {
-  /** Chunks placed so far (1, 2, ... total). */
+  /** Chunks placed so far (1, 2, ... total): for a progress bar, done / total. */
   done: number;
-  /** Chunks in the selection. */
+  /** The chunks the selection touches: missing ones (filled), cached ones and, with chunkErrors: "fill", failed ones included. */
   total: number;
-  /** The chunk just placed: its coordinates in the chunk grid (inner chunks of shards). */
+  /** The chunk just placed: its coordinates in the chunk grid (inner chunks of shards), in the order chunks are placed. */
   chunk: number[];
-  /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread. */
+  /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread (every chunk of a read with a cache). */
   worker: number | null;
-  /** Bytes the read's store calls have returned so far (the chunks' stored bytes, indexes and what coalescing read between them). */
+  /**
+   * Bytes the read's store calls had returned when the chunk was placed
+   * (the chunks' stored bytes, shard indexes, what coalescing read between
+   * them; nothing for chunks from a cache). A call counts whole once its
+   * answer has arrived, never while it streams: a coalesced request counts
+   * all at once, and a sharded read may report every byte it fetches at
+   * its first chunk. Not a download's progress.
+   */
   bytes: number;
 }
 
@@ -1001,20 +1012,37 @@ export function createReadPool(options?: ReadPoolOptions): ReadPool;
 export type ValueOf<T> = T extends { get(index: number): infer V } ? V : T extends ArrayLike<infer V> ? V : never;
 
 /**
+ * read's `dtype` option. Its type parameter is constrained in `read` by
+ * `ReadDtype & string`, which is ReadDtype itself: written so, TypeScript's
+ * error for a misspelt dtype lists the types (and suggests the nearest),
+ * where `keyof ReadDtypeContainers` would only be named.
+ */
+export interface ReadDtypeOption<D> {
+  /**
+   * The values as this numeric type (one of ReadDtype), cast by
+   * cast_value's rules (rounding to nearest-even, out of range clamped;
+   * NaN or an infinity to an integer type is VALUE_OUT_OF_RANGE), the fill
+   * too; `data` (and `into`) is then that type's container
+   * (ReadDtypeContainers). docs/read.md, "Array -> array codecs and
+   * `dtype`".
+   */
+  dtype?: D;
+}
+
+/** The container read returns: the array's own (`T`, zarr.get's), or with `dtype` that type's. */
+export type ReadContainer<T, D> = D extends ReadDtype ? ReadDtypeContainers[D] : T;
+
+/**
  * zarr.get's result, with each chunk decoded straight into its place:
  * `{ data, shape, stride }` (C order), or one value where every axis is
- * an integer. The same values, containers and fills as zarr.get.
+ * an integer. The same values, containers and fills as zarr.get; with
+ * `dtype`, the values as that type in its container.
  */
-export function read<D extends ReadDtype, Sel extends SelectionEntry[] = SelectionEntry[]>(
-  arr: ReadableArray<unknown>,
-  selection: Sel | null | undefined,
-  options: ReadDtypeOptions<D>,
-): Promise<null extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : SliceLike extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : ValueOf<ReadDtypeContainers[D]>>;
-export function read<T, Sel extends SelectionEntry[] = SelectionEntry[]>(
+export function read<T, D extends (ReadDtype & string) | undefined = undefined, Sel extends SelectionEntry[] = SelectionEntry[]>(
   arr: ReadableArray<T>,
   selection?: Sel | null,
-  options?: ReadOptions<T>,
-): Promise<null extends Sel[number] ? ReadChunk<T> : SliceLike extends Sel[number] ? ReadChunk<T> : ValueOf<T>>;
+  options?: ReadOptions<ReadContainer<T, D>> & ReadDtypeOption<D>,
+): Promise<null extends Sel[number] ? ReadChunk<ReadContainer<T, D>> : SliceLike extends Sel[number] ? ReadChunk<ReadContainer<T, D>> : ValueOf<ReadContainer<T, D>>>;
 
 /** How many chunks read() placed by each path (diagnostics().reads()). */
 export interface ReadCounts {

@@ -71,7 +71,7 @@ function progressOf(onProgress, total, account) {
  * @param {unknown} [selection]
  * @param {{into?: unknown, signal?: AbortSignal, createQueue?: () => {add: Function, onIdle: Function},
  *   useSharedArrayBuffer?: boolean, opts?: object, pool?: object, chunkErrors?: "reject" | "fill", cache?: object,
- *   onProgress?: (progress: {done: number, total: number, chunk: number[], worker: number | null}) => void}} [options]
+ *   onProgress?: (progress: {done: number, total: number, chunk: number[], worker: number | null, bytes: number}) => void}} [options]
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
