@@ -75,10 +75,12 @@ describe("the order requests are sent in", () => {
     let centre = [0, 0];
     const distance = (r, c) => () => -Math.hypot(r - centre[0], c - centre[1]);
     const order = [[0, 0], [0, 1], [1, 0], [3, 3], [2, 3], [3, 2]];
+    server.stall("/s/c/0/0");
     const pending = order.map(([r, c]) => read(arr, tile(r, c), { scheduler, priority: distance(r, c), coalesce: false }));
-    // Once the first tile is on its way, the user pans to the far corner.
+    // Once the first tile is on its way (held there), the user pans to the far corner.
     while (server.requests().length === 0) await new Promise((r) => setTimeout(r, 1));
     centre = [3, 3];
+    server.release();
     await Promise.all(pending);
     // (0, 1) and (1, 0) lie as far from (3, 3): first asked first.
     expect(logged()).toEqual([[0, 0], [3, 3], [2, 3], [3, 2], [0, 1], [1, 0]].map(([r, c]) => `/s/c/0/0 ${rangeOf(r, c)}`));
