@@ -892,8 +892,8 @@ export function createReadScheduler(options?: ReadSchedulerOptions): ReadSchedul
  * priority (a number, or a function asked again each time a slot frees;
  * default 0), so that zarr.get and the libraries built on zarrita share the
  * budget with read. A request whose store options' signal aborts while it
- * waits is dropped, never sent; on zarrita 0.7 a call's own `priority`
- * store option stands for the store's.
+ * waits is dropped, never sent (zarrita 0.6 and 0.7 give the store zarr.get's
+ * signal; 0.5 does not).
  */
 export function withScheduler<S extends { get(key: string, ...rest: any[]): Promise<Uint8Array | undefined> }>(
   store: S,

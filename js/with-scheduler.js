@@ -5,8 +5,11 @@
 // each other, at this store's priority. A request whose caller's signal
 // aborts while it waits (zarrita 0.7 passes zarr.get's signal to the store)
 // is dropped, never sent; one in flight is the store's own to abort, as
-// without the wrapper. On zarrita 0.7 a call's own `priority` store option
-// (zarr.get(arr, sel, { opts: { priority } })) stands for the store's.
+// without the wrapper. (zarrita 0.5 gives the store no signal: there every
+// request is sent.) zarr.get gives the store nothing else of its options, so
+// the priority is the store's: wrap a store once per priority a viewer
+// wants (an overview level, the visible tiles, a prefetch ring), or give a
+// function that reads the view.
 //
 // It works on any store with get (and getRange): zarrita 0.5's, 0.6's and
 // 0.7's FetchStore and FileSystemStore, and store extensions; in zarrita
@@ -16,7 +19,7 @@ import { describe, isPlainObject, ZarrCodecError } from "./errors.js";
 import { abortReason } from "./read/abort-signal.js";
 import { delegate } from "./data-types/delegate.js";
 import { checkPriority, priorityNow } from "./read/fetch/scheduling/priority.js";
-import { queueOf, slotOf } from "./read/fetch/scheduling/read-scheduler.js";
+import { queueOf, SCHEDULED_BY, slotOf } from "./read/fetch/scheduling/read-scheduler.js";
 import { linkOf } from "./read/fetch/scheduling/link-estimate.js";
 
 const WHERE = "withScheduler";
@@ -40,13 +43,13 @@ export function withScheduler(store, scheduler, options) {
   const priority = checkPriority(options?.priority, WHERE);
   const link = linkOf(store);
 
-  // One call of the store, once a slot is granted: at the call's own
-  // priority option where it has one, else the store's.
+  // One call of the store, once a slot is granted, at the store's priority.
   async function scheduled(opts, bytes, call) {
+    // A call of a read through this very scheduler holds its slot already.
+    if (opts?.[SCHEDULED_BY] === queue) return call();
     const signal = opts?.signal;
     if (signal?.aborted) throw abortReason(signal);
-    const own = opts?.priority === undefined ? priority : checkPriority(opts.priority, WHERE);
-    const ticket = await slotOf(queue, { priority: () => priorityNow(own, WHERE), signal, bytes });
+    const ticket = await slotOf(queue, { priority: () => priorityNow(priority, WHERE), signal, bytes });
     const started = now();
     let got;
     try {

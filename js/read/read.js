@@ -29,6 +29,7 @@ import { planOf } from "./plan/plan.js";
 import { checkDtype } from "./plan/typed-plan.js";
 import { chunkSource } from "./fetch/chunk-source.js";
 import { fetchSettings } from "./fetch/fetch-options.js";
+import { SCHEDULED_BY } from "./fetch/scheduling/read-scheduler.js";
 import { ReadAccount } from "./fetch/requests/request-accounts.js";
 import { decodeStage } from "./decode/decode-stage.js";
 import { checkInto, newOutput } from "./place/output.js";
@@ -134,6 +135,8 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   const placed = progress ?? (() => {});
   // fetch: where each chunk's stored bytes come from.
   const storeOptions = { ...(options.opts ?? {}), signal: storeSignal, [FILLS_MISSING]: true };
+  // Each store call of the read holds a slot of its scheduler already.
+  if (requests.scheduler) storeOptions[SCHEDULED_BY] = requests.scheduler;
   const source = chunkSource(arr, plan, storeOptions, requests, signal, account);
   const chunkFailures = scalar ? undefined : failures;
   // Through the pool where its workers decode the array's chain, and

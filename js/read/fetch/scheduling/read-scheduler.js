@@ -33,6 +33,14 @@ const later = typeof globalThis.setImmediate === "function" ? (f) => globalThis.
 export const SCHEDULER_QUEUE = Symbol("zarr-codecs-wasm read scheduler");
 
 /**
+ * In the store options of a read with a scheduler: that read's queue, whose
+ * slot each of its store calls already holds. A store withScheduler wrapped
+ * with the same scheduler passes such calls on without taking a second
+ * slot (two slots for one request would deadlock a full budget).
+ */
+export const SCHEDULED_BY = Symbol("zarr-codecs-wasm scheduled by");
+
+/**
  * @typedef {object} Ticket  one store request waiting for a slot
  * @property {() => number} priority  asked each time a slot frees (may throw CALLBACK_FAILED: the ticket is dropped with it)
  * @property {unknown} signal   aborts once no read waits on the request (the ticket is dropped if it still waits)
