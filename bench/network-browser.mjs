@@ -11,9 +11,12 @@
 // the page has no worker), and read() on withDataTypes(FetchStore), which
 // keeps the array's zarr.json from the open (as in bench/network.mjs). Each round opens a fresh store and array (not
 // timed, its requests not counted: the server's log is reset after it).
+// --rate: the server's answers share one link of R MB/s (as in
+// bench/network.mjs; "inf", the default: no link), each rate run at each
+// latency, with issue 41's goal on a link.
 // The temp folders (store, build) are removed at the end.
 //
-//   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--trace] [--no-store]
+//   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25,25,inf] [--trace] [--no-store]
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +40,9 @@ const trace = args.includes("--trace");
 const noStore = args.includes("--no-store");
 const rounds = Number(option("rounds", quick ? 1 : 3));
 const latencies = option("latency", "25").split(",").map(Number);
+const rates = option("rate", "inf")
+  .split(",")
+  .map((r) => (r === "inf" ? Infinity : Number(r)));
 const names = ["zarrita", "coalesce", "read", "withDataTypes"];
 
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-browser-"));
@@ -86,11 +92,14 @@ try {
 
   const cases = networkCases(side);
   for (const latencyMs of latencies) {
-    server.configure({ latencyMs });
-    const { rows, traces } = await measureCases({ cases, names, rounds, once, trace, hasCache: Boolean(cache) });
-    const header = `Chromium ${chrome} (Vite build)${noStore ? ", cache: no-store" : ""}, ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit); median of ${rounds}; ms (requests); read/x = x's ms / read's`;
-    printTable({ header, names, rows });
-    if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave; times from the driver's clock, ~1 ms early)\n${traces.join("\n")}`);
+    for (const rate of rates) {
+      server.configure({ latencyMs, rateBytesPerSec: rate * 1e6 });
+      const { rows, traces } = await measureCases({ cases, names, rounds, once, trace, hasCache: Boolean(cache), link: Number.isFinite(rate) });
+      const link = Number.isFinite(rate) ? `a link of ${rate} MB/s shared by every answer` : "no link limit";
+      const header = `Chromium ${chrome} (Vite build)${noStore ? ", cache: no-store" : ""}, ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit), ${link}; median of ${rounds}; ms (requests, MiB moved); read/x = x's ms / read's`;
+      printTable({ header, names, rows });
+      if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave; times from the driver's clock, ~1 ms early)\n${traces.join("\n")}`);
+    }
   }
   if (problems.length) throw new Error(`the page failed: ${problems.join("; ")}`);
 } finally {

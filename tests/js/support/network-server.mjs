@@ -327,6 +327,8 @@ export async function startNetworkServer(files, options = {}) {
     }),
     /** The most requests served at once (a check of the cap). */
     inFlightPeak: () => inFlightPeak,
+    /** Requests at the server now: being served (in their round trip or answer) or waiting for a turn. */
+    busy: () => serving + waiting.length,
     reset() {
       log = [];
       inFlightPeak = 0;
