@@ -19,7 +19,7 @@ if (!isMainThread && workerData?.networkServerThread) {
   const moved = (e) => ({
     ...e,
     startMs: e.startMs + shift,
-    turnMs: e.turnMs + shift,
+    turnMs: e.turnMs === undefined ? undefined : e.turnMs + shift,
     firstByteMs: e.firstByteMs === undefined ? undefined : e.firstByteMs + shift,
     endMs: e.endMs + shift,
   });

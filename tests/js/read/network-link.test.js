@@ -16,7 +16,7 @@ const BIG = "/big";
 const body = (n) => Uint8Array.from({ length: n }, (_, i) => (i * 7) & 255);
 const files = new Map([
   [ONE, body(100 * KB)],
-  [BIG, body(1000 * KB)],
+  [BIG, body(2000 * KB)],
 ]);
 
 let server;
@@ -63,11 +63,12 @@ test("a link of 1 MB/s shared: 3 answers of 100 KB at once take ~300 ms in all, 
       // Shared, not one after another: none ends before ~2/3 of the link's
       // 300 ms (one after another, the first would end at ~120 ms).
       expect(pieces.at(-1).at).toBeGreaterThan(220);
-      // Bytes over time: the first piece arrives well before the last.
-      expect(pieces.length).toBeGreaterThan(3);
-      expect(pieces[0].at).toBeLessThan(pieces.at(-1).at - 150);
     }
     const log = server.requests();
+    // Bytes over time: each answer's first piece reached the client before
+    // the server had sent all of any answer (the same clock: one process).
+    const firstEnd = Math.min(...log.map((e) => e.endMs));
+    for (const { pieces } of got) expect(t0 + pieces[0].at).toBeLessThan(firstEnd);
     expect(log.map((e) => [e.status, e.bytes, e.dropped, e.aborted])).toEqual([
       [200, 100 * KB, false, false],
       [200, 100 * KB, false, false],
@@ -95,12 +96,12 @@ test("a request aborted while it waits for its turn is dropped: logged so, never
     await sleep(50); // the first in its round trip, the second waiting behind it
     controller.abort();
     await expect(queued).rejects.toThrow(/abort/i);
-    const t0 = performance.now();
     expect((await first).byteLength).toBe(100 * KB);
-    // The next request gets its turn once the first is answered: one round
-    // trip, not two (the dropped one never took its turn).
+    await sleep(20);
+    // Nothing holds a turn or waits for one: the dropped request took none
+    // (with the cap at 1, one that had would hold it for its round trip).
+    expect(server.busy()).toBe(0);
     await (await fetch(`${server.url}${ONE}`)).arrayBuffer();
-    expect(performance.now() - t0).toBeLessThan(2 * 150 + 100);
     await sleep(20);
     const log = server.requests();
     expect(log.map((e) => [e.status, e.bytes, e.dropped, e.aborted])).toEqual([
@@ -108,6 +109,7 @@ test("a request aborted while it waits for its turn is dropped: logged so, never
       [200, 100 * KB, false, false],
       [200, 100 * KB, false, false],
     ]);
+    expect(log[0].turnMs).toBeUndefined(); // it never had a turn
     expect(log[0].firstByteMs).toBeUndefined();
     expect(server.totals()).toEqual({ requests: 2, bytes: 200 * KB, dropped: 1, aborted: 0 });
     expect(server.inFlightPeak()).toBe(1);
@@ -126,7 +128,9 @@ test("a request aborted during its round trip is dropped too", async () => {
     controller.abort();
     await expect(asked).rejects.toThrow(/abort/i);
     await sleep(150); // past its round trip: still not answered
-    expect(server.requests().map((e) => [e.status, e.bytes, e.dropped])).toEqual([[0, 0, true]]);
+    const [entry] = server.requests();
+    expect([entry.status, entry.bytes, entry.dropped, entry.firstByteMs]).toEqual([0, 0, true, undefined]);
+    expect(entry.turnMs).toBeGreaterThanOrEqual(entry.startMs); // it had its turn, and left in its round trip
   } finally {
     server.configure({ latencyMs: 0 });
   }
@@ -139,7 +143,7 @@ test("an answer whose client goes away stops: its bytes sent so far logged, mark
     const controller = new AbortController();
     const response = await fetch(`${server.url}${BIG}`, { signal: controller.signal });
     const reading = response.arrayBuffer();
-    await sleep(150); // ~150 KB of 1000 sent
+    await sleep(150); // ~150 KB of 2000 sent
     controller.abort();
     await expect(reading).rejects.toThrow(/abort/i);
     await sleep(30);
@@ -148,7 +152,7 @@ test("an answer whose client goes away stops: its bytes sent so far logged, mark
     expect(entry.aborted).toBe(true);
     expect(entry.dropped).toBe(false);
     expect(sent).toBeGreaterThan(50 * KB);
-    expect(sent).toBeLessThan(500 * KB);
+    expect(sent).toBeLessThan(1500 * KB);
     await sleep(150);
     expect(server.requests()[0].bytes).toBe(sent); // nothing more sent
     expect(server.totals()).toEqual({ requests: 1, bytes: sent, dropped: 0, aborted: 1 });
@@ -159,7 +163,10 @@ test("an answer whose client goes away stops: its bytes sent so far logged, mark
 
 test("Node's fetch opens a connection per request in flight: 12 at once are 12 at the server", async () => {
   server.reset();
-  server.configure({ latencyMs: 100 });
+  // A round trip long enough that all 12 arrive before the first is
+  // answered; a client with fewer connections would send the rest only
+  // after answers came.
+  server.configure({ latencyMs: 400 });
   try {
     await Promise.all(Array.from({ length: 12 }, () => fetch(`${server.url}${ONE}`).then((r) => r.arrayBuffer())));
     expect(server.inFlightPeak()).toBe(12);

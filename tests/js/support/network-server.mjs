@@ -143,13 +143,14 @@ export async function startNetworkServer(files, options = {}) {
   // Times on performance.now()'s clock, so a benchmark in this process can
   // lay each request on its reads' timeline (the round trips in a row):
   // startMs when the request arrived; turnMs when it got its turn under
-  // maxConcurrent (its round trip starts); firstByteMs when its answer's
+  // maxConcurrent (its round trip starts; undefined if it was dropped
+  // before); firstByteMs when its answer's
   // first byte (or its headers, for an answer without a body) was
   // written; endMs when its answer was sent, or when it was dropped or
   // aborted. bytes: body bytes actually written. dropped: its client went
   // away before it was answered (never served: status 0, no byte);
   // aborted: its client went away while its answer was being sent.
-  /** @type {{method: string, path: string, range?: string, status: number, bytes: number, startMs: number, turnMs: number, firstByteMs?: number, endMs: number, dropped: boolean, aborted: boolean}[]} */
+  /** @type {{method: string, path: string, range?: string, status: number, bytes: number, startMs: number, turnMs?: number, firstByteMs?: number, endMs: number, dropped: boolean, aborted: boolean}[]} */
   let log = [];
   /** path -> faults still to serve: "503", "429", "reset" */
   const faults = new Map();
@@ -196,7 +197,7 @@ export async function startNetworkServer(files, options = {}) {
     }
     const startMs = performance.now();
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-    const entry = { method: req.method ?? "GET", path, range: req.headers.range, status: 0, bytes: 0, startMs, turnMs: startMs, firstByteMs: undefined, endMs: startMs, dropped: false, aborted: false };
+    const entry = { method: req.method ?? "GET", path, range: req.headers.range, status: 0, bytes: 0, startMs, turnMs: undefined, firstByteMs: undefined, endMs: startMs, dropped: false, aborted: false };
     // The client went away (its fetch aborted: undici closes the
     // connection of a request it has sent) before the answer was all sent.
     let clientGone = false;
@@ -229,7 +230,10 @@ export async function startNetworkServer(files, options = {}) {
         return;
       }
       log.push(entry);
-      res.once("finish", () => (entry.endMs = performance.now()));
+      // Sent: when the link wrote its last byte, or when Node flushed the
+      // answer (the client may have all of it a little before "finish").
+      let sentAllMs;
+      res.once("finish", () => (entry.endMs = sentAllMs ?? performance.now()));
       const pending = faults.get(path);
       if (pending?.length) {
         const fault = pending.shift();
@@ -288,6 +292,7 @@ export async function startNetworkServer(files, options = {}) {
       const write = (bytes) => {
         entry.firstByteMs ??= performance.now();
         entry.bytes += bytes.length;
+        if (entry.bytes === part.length) sentAllMs = performance.now();
         res.write(bytes);
       };
       const sending = link.send(part, write);
