@@ -286,7 +286,6 @@ try {
     writeFileSync(join(root, "bench/session-results.md"), md);
     writeFileSync(join(root, "bench/session-results.json"), `${JSON.stringify({ date, machine, commit, load, latencyMs, maxConcurrent, rounds, side, ...json }, null, 1)}\n`);
   }
-
 } finally {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
