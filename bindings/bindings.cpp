@@ -374,15 +374,30 @@ struct DataTypeJs {
   uint32_t componentBits = 0;
   uint32_t componentCount = 0;
   uint32_t containerBytes = 0;
-  // Narrower floats only (floatFormat non-empty): the spec's NaN code (-1:
-  // none), whether the format has infinities, its largest finite value and
-  // mantissa bits (fill values are checked against them).
+  // Narrower floats only (floatFormat non-empty): the format's layout as
+  // kFloatFormats holds it (exponent and mantissa bits, bias, kind), the
+  // spec's NaN code (-1: none), whether it has infinities and its largest
+  // finite value. The JS copy of the layouts
+  // (js/floats/float-formats.js) is tested against these.
   std::string floatFormat;
   int floatNanCode = -1;
   bool floatHasInfinity = false;
   double floatLargest = 0;
   uint32_t floatMantissaBits = 0;
+  uint32_t floatExponentBits = 0;
+  int32_t floatBias = 0;
+  std::string floatKind;
 };
+
+const char* float_kind_name(FloatKind kind) {
+  switch (kind) {
+    case FloatKind::kIeee: return "ieee";
+    case FloatKind::kFnuz: return "fnuz";
+    case FloatKind::kFn: return "fn";
+    case FloatKind::kE8m0: return "e8m0";
+  }
+  return "";
+}
 
 DataTypeJs data_type_info(const std::string& descriptor) {
   DataTypeJs out;
@@ -405,6 +420,9 @@ DataTypeJs data_type_info(const std::string& descriptor) {
     std::memcpy(&largest, &bits, 4);
     out.floatLargest = largest;
     out.floatMantissaBits = f->mantissa_bits;
+    out.floatExponentBits = f->exponent_bits;
+    out.floatBias = f->bias;
+    out.floatKind = float_kind_name(f->kind);
   }
   return out;
 }
@@ -585,7 +603,10 @@ EMSCRIPTEN_BINDINGS(zarr_codecs_wasm) {
       .field("floatNanCode", &DataTypeJs::floatNanCode)
       .field("floatHasInfinity", &DataTypeJs::floatHasInfinity)
       .field("floatLargest", &DataTypeJs::floatLargest)
-      .field("floatMantissaBits", &DataTypeJs::floatMantissaBits);
+      .field("floatMantissaBits", &DataTypeJs::floatMantissaBits)
+      .field("floatExponentBits", &DataTypeJs::floatExponentBits)
+      .field("floatBias", &DataTypeJs::floatBias)
+      .field("floatKind", &DataTypeJs::floatKind);
 
   class_<JsCodec>("Codec")
       .function("status", &JsCodec::status)

@@ -26,3 +26,5 @@ export { structFields } from "./records/struct-fields.js";
 export { withN5 } from "./n5/with-n5.js";
 export { createReadPool } from "./pool/read-pool.js";
 export { createChunkCache } from "./read/cache/chunk-cache.js";
+export { createReadScheduler } from "./read/fetch/scheduling/read-scheduler.js";
+export { withScheduler } from "./with-scheduler.js";

@@ -701,14 +701,21 @@ export interface ReadOptions<T = unknown> {
    * strings and other JavaScript values) are read on the calling thread.
    */
   pool?: ReadPool | undefined;
-  /** Called once per chunk placed, never after the read settles; a throw fails the read (CALLBACK_FAILED). */
+  /**
+   * Called once per chunk placed (done of total), never after the read
+   * settles; a throw fails the read (CALLBACK_FAILED). Its `bytes` grows
+   * in steps as whole answers arrive: show progress as done / total.
+   */
   onProgress?: ((progress: ReadProgress) => void) | undefined;
   /**
    * Sharded arrays: the inner chunks of one shard that reads started in the
-   * same tick need are fetched in as few range requests as this allows (two
-   * ranges merge where at most `maxGapBytes` lie between them and the
-   * request stays within `maxBytes`). Default { maxGapBytes: 1 MiB,
-   * maxBytes: 16 MiB }; false: one request per inner chunk.
+   * same tick (or, with a scheduler, that wait together) need are fetched
+   * in as few range requests as this allows (two ranges merge where at most
+   * `maxGapBytes` lie between them and the request stays within
+   * `maxBytes`). By default both follow the link read sees: a gap of round
+   * trip x rate, an answer of what the link moves in 250 ms (at most 1 MiB
+   * and 16 MiB, zarr-python 3's values); a number given holds as it is.
+   * false: one request per inner chunk.
    */
   coalesce?: { maxGapBytes?: number | undefined; maxBytes?: number | undefined } | boolean | undefined;
   /**
@@ -742,6 +749,20 @@ export interface ReadOptions<T = unknown> {
    * request. Shared by reads of several arrays, in-thread and pooled.
    */
   cache?: ChunkCache | undefined;
+  /**
+   * A scheduler (createReadScheduler) shared by reads: their store requests
+   * wait for its slots and are sent highest `priority` first; requests of
+   * an aborted read not yet sent are never sent. Without one, requests are
+   * sent at once.
+   */
+  scheduler?: ReadScheduler | undefined;
+  /**
+   * The read's priority with its scheduler and pool (higher first; default
+   * 0): a number, or a function asked again each time a slot frees (a
+   * viewer's distance to the view's centre, say). A function that throws
+   * fails the read's waiting requests (CALLBACK_FAILED).
+   */
+  priority?: number | (() => number) | undefined;
 }
 
 /** read's options with `dtype`: `into` is then that type's container. */
@@ -830,6 +851,56 @@ export interface ChunkCache {
  */
 export function createChunkCache(options?: ChunkCacheOptions): ChunkCache;
 
+/** createReadScheduler()'s options. */
+export interface ReadSchedulerOptions {
+  /** Store requests in flight at once for every read that names the scheduler (an integer >= 1); default 6. */
+  maxRequests?: number | undefined;
+}
+
+/** What a read scheduler has done (scheduler.stats(); diagnostics().requests().scheduled sums every scheduler's). */
+export interface ReadSchedulerStats {
+  /** Requests waiting for a slot now. */
+  waiting: number;
+  /** Requests sent and not yet answered. */
+  inFlight: number;
+  /** Requests sent. */
+  sent: number;
+  /** Requests every read waiting on had aborted before they were sent: never sent. */
+  droppedBeforeSending: number;
+  /** Requests aborted in flight (every read waiting on them aborted). */
+  abortedInFlight: number;
+  /** Bytes the answers brought. */
+  bytes: number;
+}
+
+/** One budget of store requests for every read that names it. docs/read.md, "Priority and cancellation". */
+export interface ReadScheduler {
+  readonly maxRequests: number;
+  stats(): ReadSchedulerStats & { maxRequests: number };
+}
+
+/**
+ * A scheduler of store requests for read's `scheduler` option (and
+ * withScheduler's stores): at most `maxRequests` in flight, the waiting
+ * ones sent highest priority first (asked again each time a slot frees),
+ * first asked first among equals.
+ */
+export function createReadScheduler(options?: ReadSchedulerOptions): ReadScheduler;
+
+/**
+ * `store`, its requests sent through `scheduler`'s slots at this store's
+ * priority (a number, or a function asked again each time a slot frees;
+ * default 0), so that zarr.get and the libraries built on zarrita share the
+ * budget with read. A request whose store options' signal aborts while it
+ * waits is dropped, never sent; on zarrita 0.7 a call's own `priority`
+ * store option stands for the store's.
+ */
+export function withScheduler<S extends { get(key: string, ...rest: any[]): Promise<Uint8Array | undefined> }>(
+  store: S,
+  scheduler: ReadScheduler,
+  options?: { priority?: number | (() => number) | undefined },
+): S;
+
 /** A chunk read filled because its fetch or decode failed (chunkErrors: "fill"). */
 export interface FailedChunk {
   /** Its coordinates in the chunk grid (inner chunks of shards). */
@@ -844,17 +915,24 @@ export interface ReadChunk<D = DecodedArray> extends Chunk<D> {
   failedChunks?: FailedChunk[];
 }
 
-/** What onProgress is told after each chunk is placed. */
+/** What onProgress is told after each chunk is placed. docs/read.md, "Progress". */
 export interface ReadProgress {
-  /** Chunks placed so far (1, 2, ... total). */
+  /** Chunks placed so far (1, 2, ... total): for a progress bar, done / total. */
   done: number;
-  /** Chunks in the selection. */
+  /** The chunks the selection touches: missing ones (filled), cached ones and, with chunkErrors: "fill", failed ones included. */
   total: number;
-  /** The chunk just placed: its coordinates in the chunk grid (inner chunks of shards). */
+  /** The chunk just placed: its coordinates in the chunk grid (inner chunks of shards), in the order chunks are placed. */
   chunk: number[];
-  /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread. */
+  /** The pool worker that decoded it (0 ... workers - 1), or null for the calling thread (every chunk of a read with a cache). */
   worker: number | null;
-  /** Bytes the read's store calls have returned so far (the chunks' stored bytes, indexes and what coalescing read between them). */
+  /**
+   * Bytes the read's store calls had returned when the chunk was placed
+   * (the chunks' stored bytes, shard indexes, what coalescing read between
+   * them; nothing for chunks from a cache). A call counts whole once its
+   * answer has arrived, never while it streams: a coalesced request counts
+   * all at once, and a sharded read may report every byte it fetches at
+   * its first chunk. Not a download's progress.
+   */
   bytes: number;
 }
 
@@ -934,20 +1012,37 @@ export function createReadPool(options?: ReadPoolOptions): ReadPool;
 export type ValueOf<T> = T extends { get(index: number): infer V } ? V : T extends ArrayLike<infer V> ? V : never;
 
 /**
+ * read's `dtype` option. Its type parameter is constrained in `read` by
+ * `ReadDtype & string`, which is ReadDtype itself: written so, TypeScript's
+ * error for a misspelt dtype lists the types (and suggests the nearest),
+ * where `keyof ReadDtypeContainers` would only be named.
+ */
+export interface ReadDtypeOption<D> {
+  /**
+   * The values as this numeric type (one of ReadDtype), cast by
+   * cast_value's rules (rounding to nearest-even, out of range clamped;
+   * NaN or an infinity to an integer type is VALUE_OUT_OF_RANGE), the fill
+   * too; `data` (and `into`) is then that type's container
+   * (ReadDtypeContainers). docs/read.md, "Array -> array codecs and
+   * `dtype`".
+   */
+  dtype?: D;
+}
+
+/** The container read returns: the array's own (`T`, zarr.get's), or with `dtype` that type's. */
+export type ReadContainer<T, D> = D extends ReadDtype ? ReadDtypeContainers[D] : T;
+
+/**
  * zarr.get's result, with each chunk decoded straight into its place:
  * `{ data, shape, stride }` (C order), or one value where every axis is
- * an integer. The same values, containers and fills as zarr.get.
+ * an integer. The same values, containers and fills as zarr.get; with
+ * `dtype`, the values as that type in its container.
  */
-export function read<D extends ReadDtype, Sel extends SelectionEntry[] = SelectionEntry[]>(
-  arr: ReadableArray<unknown>,
-  selection: Sel | null | undefined,
-  options: ReadDtypeOptions<D>,
-): Promise<null extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : SliceLike extends Sel[number] ? ReadChunk<ReadDtypeContainers[D]> : ValueOf<ReadDtypeContainers[D]>>;
-export function read<T, Sel extends SelectionEntry[] = SelectionEntry[]>(
+export function read<T, D extends (ReadDtype & string) | undefined = undefined, Sel extends SelectionEntry[] = SelectionEntry[]>(
   arr: ReadableArray<T>,
   selection?: Sel | null,
-  options?: ReadOptions<T>,
-): Promise<null extends Sel[number] ? ReadChunk<T> : SliceLike extends Sel[number] ? ReadChunk<T> : ValueOf<T>>;
+  options?: ReadOptions<ReadContainer<T, D>> & ReadDtypeOption<D>,
+): Promise<null extends Sel[number] ? ReadChunk<ReadContainer<T, D>> : SliceLike extends Sel[number] ? ReadChunk<ReadContainer<T, D>> : ValueOf<ReadContainer<T, D>>>;
 
 /** How many chunks read() placed by each path (diagnostics().reads()). */
 export interface ReadCounts {
@@ -1023,8 +1118,33 @@ export interface Diagnostics {
   requests(reset?: boolean): RequestState;
   /** How many chunks read() has placed by each path in this realm (the fast path's share). */
   reads(): ReadCounts;
+  /**
+   * The zarrita copies whose arrays read() has read, one entry each, first
+   * met first: a library that brings its own zarrita (ome-zarr.js,
+   * @fideus-labs/ngff-zarr, viv) shows as a copy of its own, `registered:
+   * false` where register() never extended its registry. Whether it is
+   * registered is asked of each copy at this call.
+   */
+  zarritaCopies(): Promise<ZarritaCopy[]>;
   /** Runs `codec`'s kernel on one scratch block `repetitions` times, nothing copied in or out (to time the kernel alone). */
   runKernel(codec: BytesCodec | PackBitsCodec | NumcodecsPackBitsCodec, direction: "decode" | "encode", repetitions: number): void;
+}
+
+/** One zarrita copy of diagnostics().zarritaCopies(). */
+export interface ZarritaCopy {
+  /**
+   * register() extended this copy's codec registry: its own decoding
+   * (zarr.get, getChunk, a library's rendering) has the package's codecs.
+   * undefined where the copy could not be asked (a zarrita whose arrays
+   * cannot be made as 0.5 to 0.7 make them).
+   */
+  registered: boolean | undefined;
+  /** Which zarrita, as far as its arrays tell. */
+  zarrita: "0.5 or 0.6" | "0.7 or later";
+  /** How many of its arrays read() has read. */
+  arrays: number;
+  /** The path of the first of them, in its store. */
+  firstPath: string;
 }
 
 /** The module instance's diagnostics. Call after ready(). */
@@ -1058,6 +1178,8 @@ export interface RequestState {
   /** Since the last reset, each store call once. */
   totals: { reads: number; failedReads: number; requests: number; retries: number; failedRequests: number; bytes: number; overReadBytes: number };
   recent: ReadRequests[];
+  /** Every read scheduler of the realm together (waiting and inFlight now; the rest since the last reset). */
+  scheduled: ReadSchedulerStats;
 }
 
 /** diagnostics().readScratch(). */
@@ -1146,6 +1268,10 @@ export interface NativeDataTypeInfo extends Outcome {
   /** The largest finite value. */
   floatLargest: number;
   floatMantissaBits: number;
+  floatExponentBits: number;
+  floatBias: number;
+  /** "ieee" (all-ones exponent: infinity, NaN), "fnuz" (one NaN, 0x80; no -0, no infinity), "fn" (finite), "e8m0" (powers of two; 0xFF NaN); "" for other types. */
+  floatKind: string;
 }
 
 /**

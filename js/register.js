@@ -13,14 +13,14 @@ import { keepReplaced } from "./compressors/replaced-codecs.js";
 import { VlenBytesCodec } from "./codecs/vlen-bytes.js";
 import { N5DefaultCodec } from "./n5/n5-default-codec.js";
 import { STORED_CODEC, storedCodec } from "./data-types/stored-codec.js";
-import { describe, ZarrCodecError } from "./errors.js";
+import { describe, tagOf, ZarrCodecError } from "./errors.js";
 import { zarritaContainers } from "./zarrita/containers.js";
 import { coreDataType } from "./zarrita/core-data-type.js";
 import { markRegistered } from "./zarrita/registration.js";
 import { registerFilters, SHUFFLE_LOADER_CODEC } from "./zarrita/filter-loaders.js";
 import { answeringProbes } from "./zarrita/pipeline-probe.js";
 import { AmbiguousBoolPackBits } from "./zarrita/legacy-packbits.js";
-import { couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes, storeEncodedType } from "./zarrita/meta.js";
+import { arrayTypeOf, couldBeV2PackBitsFilter, metaForArrayToArray, metaForArrayToBytes, storeEncodedType } from "./zarrita/meta.js";
 import { CastValueCodec } from "./array-to-array/cast-value.js";
 import { ScaleOffsetCodec } from "./array-to-array/scale-offset.js";
 import { v2FixedScaleOffset } from "./zarrita/v2-fixed-scale-offset.js";
@@ -124,18 +124,33 @@ function zarritaArrayToArray(name, Codec, replaced) {
           return codec;
         } catch (error) {
           const refused = error?.code === "INVALID_CONFIGURATION" || error?.code === "UNSUPPORTED_DATA_TYPE" || error?.code === "INVALID_METADATA";
-          if (refused && typeof Fallback?.fromConfig === "function") {
-            try {
-              return Fallback.fromConfig(configuration, meta);
-            } catch {
-              // zarrita refuses it too: ours says why more precisely.
-            }
+          if (!refused || typeof Fallback?.fromConfig !== "function") throw error;
+          const wrong = readsWrong(name, configuration, meta);
+          if (wrong) throw new ZarrCodecError(error.code, `${error.message}. ${wrong}`, { cause: error });
+          try {
+            return Fallback.fromConfig(configuration, meta);
+          } catch {
+            // zarrita refuses it too: ours says why more precisely.
           }
           throw error;
         }
       },
     };
   };
+}
+
+// zarrita 0.7's cast_value and scale_offset hold float16 in zarrita's
+// container for it, a Uint16Array of bit codes where the runtime has no
+// Float16Array, and compute on those codes as numbers (1.0 reads as
+// 15360); bfloat16 is always bit codes to them. Where a chain ours refuses
+// involves such a type, falling back to them would read wrong values with
+// no error: the refusal stands. What says so, or undefined.
+function readsWrong(name, configuration, meta) {
+  const types = [arrayTypeOf(meta), configuration?.data_type];
+  const codes = types.filter((t) => t === "bfloat16" || (t === "float16" && typeof globalThis.Float16Array !== "function"));
+  if (codes.length === 0) return undefined;
+  return `zarrita's own ${name}, which register() replaced, is not used instead: it would read ${codes[0]} bit codes as numbers ` +
+    `(${codes[0] === "float16" ? "this runtime has no Float16Array" : "it has no bfloat16 arithmetic"}) and give wrong values with no error`;
 }
 
 /**
@@ -156,6 +171,21 @@ function once(load) {
 }
 
 /**
+ * Refuses what is not a codec registry before calling anything of it:
+ * zarrita's registry is a Map in every version (of any realm), and its
+ * module namespace also has `get` and `set` (zarr.get and zarr.set, which
+ * return promises that would reject unhandled, one per codec name).
+ */
+function checkRegistry(registry) {
+  const tag = registry !== null && typeof registry === "object" ? tagOf(registry) : undefined;
+  if (tag === "Map") return;
+  let got = describe(registry);
+  if (tag === "Module") got = 'a module namespace: pass zarr.registry, not the module itself (import * as zarr from "zarrita")';
+  else if (tag !== undefined && typeof registry.get === "function" && typeof registry.set === "function") got = `${got} with get and set, which is not a Map: pass zarr.registry`;
+  throw new ZarrCodecError("INVALID_REGISTRY", `register: expected a codec registry (a Map such as zarr.registry), got ${got}`);
+}
+
+/**
  * Sets "bytes", "endian", "packbits", "numcodecs.packbits", "n5_default",
  * "vlen-bytes" (also as "numcodecs.vlen-bytes", its name as a Zarr v2
  * filter in zarrita 0.7) and the codec withDataTypes presents stored types
@@ -172,12 +202,7 @@ function once(load) {
  * @returns {R}
  */
 export function registerUsing(registry, ensureReady, options) {
-  if (typeof registry?.get !== "function" || typeof registry?.set !== "function") {
-    throw new ZarrCodecError(
-      "INVALID_REGISTRY",
-      `register: expected a codec registry (a Map such as zarr.registry), got ${describe(registry)}`,
-    );
-  }
+  checkRegistry(registry);
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw new ZarrCodecError("INVALID_INPUT", `register: options must be an object ({ compressors }), got ${describe(options)}`);
   }
@@ -193,6 +218,8 @@ export function registerUsing(registry, ensureReady, options) {
   try {
     const Fallback = replaced?.();
     if (typeof Fallback?.fromConfig === "function") zarritaContainers(Fallback);
+    // An async loader's promise, asked again on first use: a failure then is that read's.
+    else if (typeof Fallback?.then === "function") Fallback.then(undefined, () => {});
   } catch {
     // a loader of another kind: probed on first use
   }
@@ -220,11 +247,12 @@ export function registerUsing(registry, ensureReady, options) {
   registry.set("shuffle", shuffle);
   registry.set("numcodecs.shuffle", shuffle);
   // cast_value and scale_offset as their pages define them (zarrita 0.7's
-  // own round once in doubles and read float16 bit codes as numbers).
+  // own round once in doubles and read float16 bit codes as numbers):
+  // pure JavaScript, so they load with no wasm (the slim entry before ready()).
   for (const [name, Codec] of [["cast_value", CastValueCodec], ["scale_offset", ScaleOffsetCodec]]) {
     const previous = registry.get(name);
     const kept = previous && REPLACED in previous ? previous[REPLACED] : previous;
-    const load = once(async () => (await context(), zarritaArrayToArray(name, Codec, kept)()));
+    const load = once(zarritaArrayToArray(name, Codec, kept));
     load[REPLACED] = kept;
     registry.set(name, load);
   }

@@ -68,6 +68,7 @@ bash scripts/build-wasm.sh zarr-codecs-wasm-nosimd >/dev/null
 cxx=clang++-14 cc=clang-14
 command -v "$cxx" >/dev/null || cxx=c++
 command -v "$cc" >/dev/null || cc=cc
+bash scripts/clean-moved-build.sh build/native-release
 cmake -S . -B build/native-release -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" >/dev/null
 cmake --build build/native-release --target zcw_native_bench zcw_native_compressors -j"$(nproc)" >/dev/null
 # glibc serves allocations above an adaptive threshold (128 KiB to 32 MiB)

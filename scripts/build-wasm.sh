@@ -6,7 +6,8 @@
 # (dist/licenses/). Arguments are extra build targets
 # (zarr-codecs-wasm-nosimd for the benchmark). The compression libraries'
 # sources must have been fetched (scripts/fetch-compressor-sources.sh, or
-# ZCW_THIRD_PARTY): the configure step says so otherwise.
+# ZCW_THIRD_PARTY): the configure step says so otherwise. After a build,
+# dist/.stamp records what dist/ was built from (scripts/dist-stamp.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emcc needs its acorn from /usr/share/nodejs, which Node does not
@@ -15,6 +16,10 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 command -v emcmake >/dev/null || { echo "emcmake not found: run scripts/setup.sh (apt-get install emscripten)" >&2; exit 1; }
 bash scripts/check-emscripten-version.sh
 mkdir -p build
+# No stamp while dist/ is being rewritten: a build that stops halfway
+# leaves none, so scripts/prepare.sh builds again.
+rm -f dist/.stamp
+bash scripts/clean-moved-build.sh build/wasm
 emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >build/wasm-configure.log 2>&1 ||
   { cat build/wasm-configure.log >&2; exit 1; }
 cmake --build build/wasm -j"$(nproc)" --target zarr-codecs-wasm zarr-codecs-wasm-encode "$@"
@@ -35,7 +40,8 @@ if grep -l "$PWD\|import\.meta" "${built[@]}"; then
   echo "build-wasm: the files above mention $PWD or import.meta" >&2
   exit 1
 fi
-# Sizes as a page downloads them (docs/where-it-runs.md, "The wasm as an asset").
+bash scripts/dist-stamp.sh >dist/.stamp
+# Sizes as the package ships them (docs/where-it-runs.md, "Loading the wasm").
 for f in dist/zarr-codecs-wasm.mjs dist/zarr-codecs-wasm.wasm dist/zarr-codecs-wasm.inline.mjs \
   dist/zarr-codecs-wasm-encode.mjs dist/zarr-codecs-wasm-encode.wasm; do
   echo "build-wasm: $f $(stat -c %s "$f") bytes, $(gzip -9 -c "$f" | wc -c) gzip -9"

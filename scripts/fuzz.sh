@@ -25,6 +25,7 @@ if [ "$which" = js ] || [ "$which" = all ]; then
   node tests/fuzz/js/claims.mjs "$seconds" "$((seed % 100000))"
 fi
 [ "$which" = js ] && exit 0
+bash scripts/clean-moved-build.sh build/fuzz
 cmake -S . -B build/fuzz -DZCW_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/fuzz -j"$(nproc)" >/dev/null
 for target in bytes packbits numcodecs vlen_bytes n5 decompress; do

@@ -131,6 +131,11 @@ def v2_arrays():
         "fso_be_f8_as_le_i2": (np.array([1.5, 2, -3.1, 100, 0.1, 7.7], dtype=">f8"), (4,), [FixedScaleOffset(offset=0, scale=10, dtype=">f8", astype="<i2")]),
         "fso_le_f8_as_be_i2": (np.array([1.5, 2, -3.1, 100, 0.1, 7.7], dtype="<f8"), (4,), [FixedScaleOffset(offset=0, scale=10, dtype="<f8", astype=">i2")]),
         "delta_be_i4_as_le_i2": (np.array([5, 7, -3, 1000, 2, 9], dtype=">i4"), (4,), [Delta(dtype=">i4", astype="<i2")]),
+        # Python floats with integral values, written "1000000.0" in the
+        # .zarray: a float scalar keeps float32 arithmetic in float32,
+        # where the int 1000000 would take it to float64 (numpy 1.24's
+        # value-based promotion): decoded values differ in their last bits.
+        "fso_f4_float_scalars": ((np.random.default_rng(40).standard_normal(64) * 1000).astype("<f4"), (16,), [FixedScaleOffset(offset=-1000000.0, scale=1000000.0, dtype="<f4", astype="<f4")]),
     })
     return arrays
 

@@ -7,9 +7,17 @@
 #            it), and npm install inside a clone: builds dist/ when
 #            Emscripten is there; a clone already built is fine without it;
 #            otherwise fails, saying how to build.
-#   prepack  npm pack and npm publish: always builds, so the tarball holds
-#            dist/ as the sources make it, or fails; never a tarball
-#            without the wasm.
+#   prepack  npm pack and npm publish: builds, so the tarball holds dist/
+#            as the sources make it, or fails; never a tarball without the
+#            wasm.
+# Neither builds where dist/ is what these sources build: its stamp
+# (dist/.stamp, written by scripts/build-wasm.sh) names the sources'
+# digest and dist/'s own, and both still match (scripts/dist-stamp.sh).
+# So a built clone packs as it is, also where it was copied or moved (its
+# build/ folder remembers the old place, which CMake refuses: a build
+# there starts in a clean folder, scripts/clean-moved-build.sh), and the
+# tests' many `npm pack`s cost no build each. Each outcome says so in one
+# line on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 hook="${1:?usage: prepare.sh prepare|prepack}"
@@ -28,8 +36,16 @@ have_sources() {
   for d in zstd lz4 libdeflate c-blosc; do [ -f "$sources/$d/.zcw-pin" ] || return 1; done
 }
 
+if built && [ -f dist/.stamp ] && [ "$(bash scripts/dist-stamp.sh)" = "$(cat dist/.stamp)" ]; then
+  echo "zarr-codecs-wasm: dist/ is the build of these sources (dist/.stamp matches them): not building it again ($hook)" >&2
+  exit 0
+fi
 if command -v emcmake >/dev/null && [ -x node_modules/.bin/esbuild ] && have_sources; then
-  echo "zarr-codecs-wasm: building the wasm module ($hook)" >&2
+  if [ -f dist/.stamp ]; then
+    echo "zarr-codecs-wasm: building the wasm module ($hook): the sources or dist/ changed since dist/.stamp was written" >&2
+  else
+    echo "zarr-codecs-wasm: building the wasm module ($hook)" >&2
+  fi
   bash scripts/build-wasm.sh >&2
   built || { echo "zarr-codecs-wasm: the build finished without ${dist[*]}" >&2; exit 1; }
   exit 0

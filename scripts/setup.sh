@@ -43,8 +43,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# The viewer apps the browser tests build (tests/apps/*/package.json): viv's
-# loaders with zarrita 0.5.4, fizarrita's worker pool with zarrita 0.7.5.
+# The apps the tests build or import (tests/apps/*/package.json): viv's
+# loaders with zarrita 0.5.4, fizarrita's worker pool with zarrita 0.7.5,
+# and ome-zarr.js with @fideus-labs/ngff-zarr as three npm installs lay them
+# out (each library's own zarrita; overrides; zarrita pinned to ~0.6.2).
 for app in tests/apps/*/; do
   [ -f "$app/package.json" ] || continue
   if [ ! -d "$app/node_modules" ] || [ "$app/package-lock.json" -nt "$app/node_modules/.package-lock.json" ]; then

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 cxx=clang++-14 cc=clang-14
 command -v "$cxx" >/dev/null || cxx=c++
 command -v "$cc" >/dev/null || cc=cc
+bash scripts/clean-moved-build.sh build/native-asan
 cmake -S . -B build/native-asan -DZCW_SANITIZE=ON -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/native-asan --target zcw_native_tests -j"$(nproc)"
 cd build/native-asan

@@ -6,7 +6,7 @@
 // casts are computed once per code into a table (an error kept for the
 // codes that fail, thrown only where such a code occurs).
 import { ZarrCodecError, describe, withArticle } from "../errors.js";
-import { codeOfValue, valueOfCode } from "./float-formats.js";
+import { codeOfValue, valueOfCode } from "../floats/float-formats.js";
 
 /** Whether `data` holds `type`'s values as numbers rather than bit codes (a native Float16Array). */
 function holdsCodes(type, data) {

@@ -8,7 +8,7 @@ import { describe, isPlainObject, ZarrCodecError } from "../errors.js";
 import { arrayCast, checkChunkData } from "./cast-arrays.js";
 import { chunkData, metaFill, metaType, numericTypeOf, sameScalar } from "./chunk-meta.js";
 import { castFunction, scalarMap, showValue } from "./numeric-cast.js";
-import { ROUNDING_MODES } from "./rounding.js";
+import { ROUNDING_MODES } from "../floats/rounding.js";
 import { parseScalar } from "./scalar-json.js";
 import { DECODE_DESCRIPTION } from "./decode-description.js";
 

@@ -13,43 +13,54 @@ import { converter } from "./numpy-cast.js";
 import { parseNumericType } from "./numpy-types.js";
 import { checkInputType, chunkMetaOf, chunkWith, elementsOf, withEncoded } from "./filter-chunk.js";
 import { DECODE_DESCRIPTION } from "./decode-description.js";
+import { writtenAsFloat } from "../json/lossless.js";
 
 const NAME = "fixedscaleoffset";
 
+// A scale or offset, and whether numpy sees a Python int: an integral
+// number, unless the metadata's text wrote it as a float ("10.0": read
+// reads the .zarray's text, json/lossless.js; zarrita's JSON.parse cannot
+// tell, so zarr.get takes such numbers as ints).
 function scalarField(configuration, field) {
   const value = configuration[field];
-  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "number" && Number.isFinite(value)) return { value, integral: Number.isInteger(value) && !writtenAsFloat(configuration, field) };
   throw new ZarrCodecError("INVALID_CONFIGURATION", `${NAME}: ${field} must be a finite number, got ${describe(value)}`);
+}
+
+// numpy's type for `e / scale` (e of astype), and for adding offset to it.
+function decodeTypes(astype, scale, offset) {
+  const divided = astype.kind === "f" ? scalarResultType(astype, scale.value, scale.integral) : divisionType(astype, scale.value);
+  return { divided, added: scalarResultType(divided, offset.value, offset.integral) };
 }
 
 /**
  * One element's decoding: `(e / scale + offset)` as numpy computes it for
  * `e` of `astype`, cast to `dtype`. Returns the per-element function.
+ * `scale` and `offset`: { value, integral } (scalarField).
  */
-export function scaleOffsetDecoder(astype, dtype, scale, offset) {
-  const divided = divisionType(astype, scale);
-  const added = scalarResultType(divided, offset);
+function scaleOffsetDecoder(astype, dtype, scale, offset) {
+  const { divided, added } = decodeTypes(astype, scale, offset);
   const d = arithmeticIn(divided);
   const a = arithmeticIn(added);
   const toDivided = converter(astype, divided);
   const toAdded = converter(divided, added);
   const toOut = converter(added, dtype);
-  const s = d.scalar(scale);
-  const o = a.scalar(offset);
+  const s = d.scalar(scale.value);
+  const o = a.scalar(offset.value);
   return (e) => toOut(a.add(toAdded(d.div(toDivided(e), s)), o));
 }
 
 /** One element's encoding: around((x - offset) * scale) cast to `astype`. */
-export function scaleOffsetEncoder(dtype, astype, scale, offset) {
-  const subtracted = scalarResultType(dtype, offset);
-  const scaled = scalarResultType(subtracted, scale);
+function scaleOffsetEncoder(dtype, astype, scale, offset) {
+  const subtracted = scalarResultType(dtype, offset.value, offset.integral);
+  const scaled = scalarResultType(subtracted, scale.value, scale.integral);
   const s1 = arithmeticIn(subtracted);
   const s2 = arithmeticIn(scaled);
   const toSubtracted = converter(dtype, subtracted);
   const toScaled = converter(subtracted, scaled);
   const toOut = converter(scaled, astype);
-  const o = s1.scalar(offset);
-  const s = s2.scalar(scale);
+  const o = s1.scalar(offset.value);
+  const s = s2.scalar(scale.value);
   // around() of an integer array is the array itself.
   const round = scaled.kind === "f" ? roundHalfEven : (v) => v;
   return (x) => toOut(round(s2.mul(toScaled(s1.sub(toSubtracted(x), o)), s)));
@@ -94,8 +105,8 @@ export class FixedScaleOffsetCodec {
    */
   get [DECODE_DESCRIPTION]() {
     const { scale, offset } = this.#parameters;
-    const divided = divisionType(this.#astype, scale);
-    return { op: "fixedscaleoffset", astype: this.#astype.name, divided: divided.name, added: scalarResultType(divided, offset).name, dtype: this.#dtype.name, scale, offset };
+    const { divided, added } = decodeTypes(this.#astype, scale, offset);
+    return { op: "fixedscaleoffset", astype: this.#astype.name, divided: divided.name, added: added.name, dtype: this.#dtype.name, scale: scale.value, offset: offset.value };
   }
 
   getEncodedMeta(meta) {

@@ -8,7 +8,7 @@
 //
 // Values are numbers, or BigInt for int64 and uint64.
 import { ZarrCodecError } from "../errors.js";
-import { roundBigIntToFormat, roundToFormat, roundToInteger } from "./rounding.js";
+import { roundBigIntToFormat, roundToFormat, roundToInteger } from "../floats/rounding.js";
 
 /** How a value is named in messages: 3, -0, NaN, 12345678901234567890n. */
 export function showValue(value) {

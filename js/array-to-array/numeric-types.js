@@ -4,9 +4,9 @@
 // holds a chunk of it (the containers bytes decodes into: 64-bit integers
 // as BigInt, float16 in Float16Array where the runtime has one and else as
 // Uint16Array bit codes, bfloat16 and the narrow floats as bit codes).
-import { FLOAT_FORMATS } from "./float-formats.js";
+import { FLOAT_FORMATS } from "../floats/float-formats.js";
 
-/** float32 as a format: the platform rounds to it (Math.fround) but rounding.js also needs its grid. */
+/** float32 as a format: the platform rounds to it (Math.fround) but floats/rounding.js also needs its grid. */
 export const FLOAT32 = {
   bits: 32, mantissaBits: 23, kind: "ieee", hasNaN: true, hasInfinity: true, hasNegativeZero: true, signed: true,
   largest: 3.4028234663852886e38, least: 2 ** -149, minNormal: 2 ** -126,
@@ -32,7 +32,7 @@ const INTEGERS = [
  * @property {number | bigint} [min]  integers' bounds (BigInt when big)
  * @property {number | bigint} [max]
  * @property {boolean} [signed]
- * @property {object} [format]  floats: their grid (float-formats.js, FLOAT32, FLOAT64)
+ * @property {object} [format]  floats: their grid (floats/float-formats.js, FLOAT32, FLOAT64)
  * @property {boolean} [codes]  floats held as bit codes (valueOfCode/codeOfValue)
  * @property {() => Function} container  the array a chunk of it is held in
  */

@@ -4,11 +4,10 @@
 // JSON kept them), floats as numbers, "NaN", "Infinity", "-Infinity" or a
 // hex code of the format's bits, parsed by the package's fill parser
 // (js/fills/float-fill.js) so that a scalar and a fill of the same text
-// are the same value.
+// are the same value. Pure JavaScript: no wasm needs to be loaded.
 import { describe, ZarrCodecError } from "../errors.js";
 import { floatCode } from "../fills/float-fill.js";
-import { typeInfo } from "../types/type-info.js";
-import { valueOfCode } from "./float-formats.js";
+import { valueOfCode } from "../floats/float-formats.js";
 
 const bits = new DataView(new ArrayBuffer(8));
 
@@ -40,7 +39,7 @@ export function parseScalar(where, type, json) {
   try {
     // The cast_value page's own example writes "+Infinity", which is no
     // fill-value encoding; it can only mean "Infinity".
-    code = floatCode(where, typeInfo(type.name), json === "+Infinity" ? "Infinity" : json);
+    code = floatCode(where, type.name, json === "+Infinity" ? "Infinity" : json);
   } catch (error) {
     throw new ZarrCodecError("INVALID_CONFIGURATION", error.message.replace(/fill_value /, "scalar "), { cause: error });
   }

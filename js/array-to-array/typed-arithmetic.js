@@ -8,7 +8,7 @@
 // remainder, a NaN from numbers) is an error naming the value.
 import { ZarrCodecError } from "../errors.js";
 import { showValue } from "./numeric-cast.js";
-import { roundToFormat } from "./rounding.js";
+import { roundToFormat } from "../floats/rounding.js";
 
 function unrepresentable(where, type, input, result, why) {
   return new ZarrCodecError(

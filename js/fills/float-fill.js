@@ -10,11 +10,16 @@
 // (docs/data-types.md, "Fill values of narrow floats"): rounded once, to
 // nearest with ties to even, straight from the double (numpy's float16,
 // ml_dtypes' float8/float6/float4 scalars), except bfloat16, which
-// ml_dtypes (Eigen's bfloat16) rounds to float32 first. Past the largest
-// value it is what those libraries give: infinity, NaN or the largest
-// value, by format. The core's kernels only encode the exact result (one
-// source of truth for the formats' layouts); they never round it.
-import { BytesCodec } from "../codecs/bytes.js";
+// ml_dtypes (Eigen's bfloat16) rounds to float32 first. That is
+// cast_value's nearest-even (floats/rounding.js), the one rounding to a
+// narrow grid; float8_e8m0fnu alone rounds by ml_dtypes' own rule (below).
+// Past the largest value it is what those libraries give: infinity, NaN or
+// the largest value, by format. Pure JavaScript over the formats' table
+// (floats/float-formats.js, checked against the wasm core's), so that
+// cast_value's and scale_offset's scalars parse with no wasm loaded.
+import { ZarrCodecError } from "../errors.js";
+import { binade, codeOfValue, FLOAT_FORMATS } from "../floats/float-formats.js";
+import { roundToFormat } from "../floats/rounding.js";
 import { refuseFill } from "./refusal.js";
 
 /** The fill_value strings that name a special value (a Map: no prototype names). */
@@ -49,113 +54,45 @@ function numberOf(fill) {
   return fill;
 }
 
-// A narrow format's code for `x`, through the core's narrowing; `x` is a
-// value of the format (or an infinity), so the kernel encodes, not rounds.
-function narrowCode(name, x) {
-  const codec = new BytesCodec({ endian: "little" }, { dataType: name, shape: [1] }, { floats: "float32" });
-  try {
-    const bytes = codec.encode({ data: new Float32Array([x]) });
-    return bytes.length === 2 ? bytes[0] | (bytes[1] << 8) : bytes[0];
-  } finally {
-    codec.dispose();
-  }
-}
-
-// The float32 value of a narrow format's code, through the core's widening.
-function widenCode(name, code) {
-  const codec = new BytesCodec({ endian: "little" }, { dataType: name, shape: [1] }, { floats: "float32" });
-  try {
-    const bytes = new Uint8Array([code & 0xff, code >> 8]).subarray(0, codec.computeEncodedSize(4));
-    return codec.decode(bytes).data[0];
-  } finally {
-    codec.dispose();
-  }
-}
-
 // Formats whose writer narrows a double through float32 (two roundings):
 // ml_dtypes' bfloat16 is Eigen's, whose constructor from a double is
 // `float_to_bfloat16_rtne(static_cast<float>(value))`.
 const VIA_FLOAT32 = new Set(["bfloat16"]);
 
-// Each format's grid, from the core's own codes (a Map: no prototype names).
-const grids = new Map();
-
-/**
- * What rounding needs of a narrow format: its mantissa bits, `unit` (the
- * value of code 1: the smallest subnormal, and for float8_e8m0fnu 2^-126,
- * the step below which ml_dtypes rounds as if subnormals were there),
- * `least` (code 0's value: 0, or 2^-127 for float8_e8m0fnu, which has no
- * zero), its largest value, and what lies past it.
- */
-function gridOf(t) {
-  let grid = grids.get(t.name);
-  if (!grid) {
-    grid = {
-      mantissaBits: t.floatMantissaBits,
-      unit: widenCode(t.name, 1),
-      least: widenCode(t.name, 0),
-      largest: t.floatLargest,
-      // ml_dtypes' non-saturating conversion gives the format's
-      // `infinity()`: infinity where there is one, the NaN code for fnuz
-      // and float8_e8m0fnu, the largest value for float4/float6 (which
-      // name it their infinity).
-      overflow: t.floatHasInfinity ? "infinity" : t.floatNanCode < 0 ? "largest" : "nan",
-    };
-    grids.set(t.name, grid);
-  }
-  return grid;
+// What a writer gives past the largest value: ml_dtypes' non-saturating
+// conversion gives the format's `infinity()`: infinity where there is one,
+// the NaN code for fnuz, the largest value for float4/float6 (which name
+// it their infinity).
+function overflowCode(format, negative) {
+  if (format.hasInfinity) return codeOfValue(format, negative ? -Infinity : Infinity);
+  if (format.kind === "fnuz") return format.nanCode;
+  return codeOfValue(format, negative ? -format.largest : format.largest);
 }
 
-const doubleBits = new DataView(new ArrayBuffer(8));
-
-/**
- * floor(log2 a) of a positive finite double, exactly (from its bits; a
- * subnormal double's from its fraction). cast_value's rounding uses it
- * too (array-to-array/rounding.js).
- */
-export function binade(a) {
-  doubleBits.setFloat64(0, a);
-  const field = doubleBits.getUint16(0) >> 4;
-  if (field !== 0) return field - 1023;
-  // A subnormal double: 2^-1074 times its 52-bit fraction.
-  return Math.floor(Math.log2(a / 2 ** -1074)) - 1074;
-}
-
-/**
- * |x| rounded once to the format's grid: the nearest multiple of the
- * spacing at |x| (2^(binade - mantissa bits), never finer than `unit`),
- * ties to the even multiple. Every step is exact in doubles: the spacing
- * is a power of two, the quotient has at most 53 bits, and the floor and
- * the difference of a number below 2^12 are exact.
- */
-function roundToGrid(grid, a) {
-  const spacing = Math.max(2 ** (binade(a) - grid.mantissaBits), grid.unit);
-  const q = a / spacing;
-  let n = Math.floor(q);
-  const rest = q - n;
-  if (rest > 0.5 || (rest === 0.5 && n % 2 === 1)) n += 1;
-  return n * spacing;
+// float8_e8m0fnu as ml_dtypes' ConvertImpl narrows a double, which is not
+// cast_value's rounding: its significand's rounding bit is the implicit
+// one, so from 2^-126 up a value rounds to the power of two below it
+// until 1.5 times that power and to the one above from there (halfway
+// rounds up, not to the even code); below 2^-126, 2^-127 (code 0: there
+// is no zero) up to 2^-127 itself and 2^-126 above it. Zero, negative
+// numbers and what rounds past 2^127 are NaN.
+function e8m0Code(format, x) {
+  if (!(x > 0)) return format.nanCode;
+  const least = format.least;
+  const b = binade(x);
+  const exponent = x <= least ? -format.bias : x < 2 * least ? 1 - format.bias : x >= 1.5 * 2 ** b ? b + 1 : b;
+  const code = exponent + format.bias;
+  return code >= format.nanCode ? format.nanCode : code;
 }
 
 /** The code of the finite number `x` in a narrow format, as its writer narrows it. */
-function narrowNumber(t, x) {
-  const grid = gridOf(t);
-  const value = VIA_FLOAT32.has(t.name) ? Math.fround(x) : x;
-  if (!Number.isFinite(value)) return narrowCode(t.name, value); // float32 overflowed: infinity
-  if (grid.least !== 0 && !(value > 0)) {
-    // float8_e8m0fnu: no sign and no zero; ml_dtypes gives NaN.
-    return t.floatNanCode;
-  }
-  const magnitude = roundToGrid(grid, Math.abs(value));
-  const sign = value < 0 || Object.is(value, -0) ? -1 : 1;
-  if (magnitude > grid.largest) {
-    if (grid.overflow === "infinity") return narrowCode(t.name, sign * Infinity);
-    if (grid.overflow === "largest") return narrowCode(t.name, sign * grid.largest);
-    return t.floatNanCode;
-  }
-  // Zero is the least code where the format has no zero (float8_e8m0fnu,
-  // as ml_dtypes reads its subnormal step's zero).
-  return narrowCode(t.name, sign * Math.max(magnitude, grid.least));
+function narrowNumber(name, format, x) {
+  if (format.kind === "e8m0") return e8m0Code(format, x);
+  const value = VIA_FLOAT32.has(name) ? Math.fround(x) : x;
+  if (!Number.isFinite(value)) return codeOfValue(format, value); // float32 overflowed: infinity
+  const rounded = roundToFormat(value, format, "nearest-even");
+  if (Math.abs(rounded) > format.largest) return overflowCode(format, rounded < 0);
+  return codeOfValue(format, rounded);
 }
 
 const scratch = new DataView(new ArrayBuffer(8));
@@ -163,20 +100,25 @@ const scratch = new DataView(new ArrayBuffer(8));
 /**
  * The bit code of a float component's fill.
  * @param {string} where
- * @param {object} t the component's typeInfo (typeClass "float")
+ * @param {string} name the component's type: "float32", "float64" or a
+ *   narrow format (floats/float-formats.js)
  * @param {unknown} fill its JSON form
  * @returns {number | bigint} a BigInt for 64-bit formats
  */
-export function floatCode(where, t, fill) {
-  const bits = t.componentBits;
+export function floatCode(where, name, fill) {
+  const format = FLOAT_FORMATS.get(name);
+  const bits = format ? format.bits : name === "float32" ? 32 : name === "float64" ? 64 : 0;
+  // A float type of the core's with no layout here (a format added to
+  // src/types/float_format.cpp alone): refused, never written as another.
+  if (bits === 0) throw new ZarrCodecError("UNSUPPORTED_DATA_TYPE", `${where}: no float layout for ${name} (expected float32, float64 or one of ${[...FLOAT_FORMATS.keys()].join(", ")})`);
   const hex = hexCode(where, fill, bits);
   if (hex !== undefined) return hex;
   const value = numberOf(fill);
   if (typeof value !== "number") {
-    const hexForm = t.floatFormat ? "a hex code" : `a hex code of ${Math.ceil(bits / 4)} digits`;
-    throw refuseFill(where, fill, `must be a number, "NaN", "Infinity", "-Infinity" or ${hexForm} for ${t.name}`);
+    const hexForm = format ? "a hex code" : `a hex code of ${Math.ceil(bits / 4)} digits`;
+    throw refuseFill(where, fill, `must be a number, "NaN", "Infinity", "-Infinity" or ${hexForm} for ${name}`);
   }
-  if (!t.floatFormat) {
+  if (!format) {
     // float32, float64: IEEE 754 as the platform rounds; NaN is the quiet
     // NaN with no payload, as numpy writes "NaN".
     if (bits === 32) {
@@ -188,13 +130,12 @@ export function floatCode(where, t, fill) {
     return scratch.getBigUint64(0, true);
   }
   if (Number.isNaN(value)) {
-    if (t.floatNanCode < 0) throw refuseFill(where, fill, `cannot be ${t.name}: the format has no NaN`);
-    return t.floatNanCode;
+    if (!format.hasNaN) throw refuseFill(where, fill, `cannot be ${name}: the format has no NaN`);
+    return format.nanCode;
   }
   if (!Number.isFinite(value)) {
-    if (!t.floatHasInfinity) throw refuseFill(where, fill, `cannot be ${t.name}: the format has no infinity`);
-    return narrowCode(t.name, value);
+    if (!format.hasInfinity) throw refuseFill(where, fill, `cannot be ${name}: the format has no infinity`);
+    return codeOfValue(format, value);
   }
-  return narrowNumber(t, value);
+  return narrowNumber(name, format, value);
 }
-

@@ -191,7 +191,7 @@ function writeComponent(where, t, fill, view, at, options) {
       return;
     }
     case "float": {
-      const code = floatCode(where, t, fill);
+      const code = floatCode(where, t.name, fill);
       if (bits === 64) view.setBigUint64(at, code, true);
       else if (bits === 32) view.setUint32(at, code, true);
       else if (t.containerBytes === 2) view.setUint16(at, code, true);

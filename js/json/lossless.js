@@ -5,10 +5,28 @@
 // metadata that has such a number is parsed here (it is rare and small).
 // Iterative, so nesting of any depth (in attributes, say) parses as
 // JSON.parse does, without exhausting the stack.
+//
+// With { floats: true } it also says which integral numbers were written
+// as floats ("1000000.0", "1e6"): Python's json writes a float so, and
+// numcodecs' arithmetic types a float scalar otherwise than an int one
+// (numpy's value-based promotion), which JSON.parse cannot tell apart.
 
 const WHITESPACE = /[ \t\n\r]*/y;
 const NUMBER = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+
+/**
+ * On an object or array parsed with { floats: true }: the keys (indices)
+ * of its integral numbers that were written as floats. An own enumerable
+ * symbol, so that a copy by spread or rest keeps it and JSON.stringify
+ * does not see it.
+ */
+export const WRITTEN_AS_FLOAT = Symbol("zarr-codecs-wasm written as float");
+
+/** Whether `container[key]` is an integral number written as a float (parseLossless { floats: true }). */
+export function writtenAsFloat(container, key) {
+  return Boolean(container?.[WRITTEN_AS_FLOAT]?.includes(key));
+}
 
 /** Whether JSON.parse rounded some integer in `value` (iteratively). */
 export function hasUnsafeIntegers(value) {
@@ -26,10 +44,14 @@ export function hasUnsafeIntegers(value) {
 
 /**
  * Parses JSON text as JSON.parse does, but with integers outside the safe
- * range as BigInt.
+ * range as BigInt; with `floats`, marks integral numbers written as
+ * floats (WRITTEN_AS_FLOAT).
  * @param {string} text
+ * @param {{floats?: boolean}} [options]
  */
-export function parseLossless(text) {
+export function parseLossless(text, options) {
+  const markFloats = options?.floats === true;
+  let floatText = false;
   let at = 0;
   const fail = () => {
     throw new SyntaxError(`JSON: unexpected input at position ${at}`);
@@ -54,6 +76,7 @@ export function parseLossless(text) {
     }
     const m = match(NUMBER);
     const n = Number(m[0]);
+    floatText = Boolean(m[2] || m[3]) && Number.isInteger(n);
     return !m[2] && !m[3] && !Number.isSafeInteger(n) ? BigInt(m[0]) : n;
   };
   // Open containers: { value, key } (key: the member being read, objects only).
@@ -77,11 +100,13 @@ export function parseLossless(text) {
     if (!top) {
       result = v;
       done = true;
-    } else if (Array.isArray(top.value)) {
-      top.value.push(v);
-    } else {
-      Object.defineProperty(top.value, top.key, { value: v, enumerable: true, writable: true, configurable: true });
+      return;
     }
+    const key = Array.isArray(top.value) ? top.value.length : top.key;
+    if (Array.isArray(top.value)) top.value.push(v);
+    else Object.defineProperty(top.value, key, { value: v, enumerable: true, writable: true, configurable: true });
+    if (markFloats && floatText && typeof v === "number") (top.value[WRITTEN_AS_FLOAT] ??= []).push(key);
+    floatText = false;
   };
   let first = begin();
   if (first) put(first.v);

@@ -23,6 +23,7 @@ import { COMPRESSOR_CLASSES } from "../compressors/codecs.js";
 import { exportConversion, importConversion, STORED_CODEC } from "../data-types/stored-codec.js";
 import { registeredRegistries } from "../zarrita/registration.js";
 import { chunkDecoder } from "../read/decode/chunk-decoder.js";
+import { WRITTEN_AS_FLOAT } from "../json/lossless.js";
 
 /** Registry name -> the package's bytes -> bytes codec class a worker runs. */
 export const WORKER_CODECS = new Map([
@@ -82,7 +83,9 @@ export async function workerChainOf(plan, dataType) {
   }
   const { format, order, arrayToArray, listed, arrayToBytes, bytesToBytes, dataType: stored, chunkShape } = chain;
   return {
-    chain: { format, order, arrayToArray, listed, arrayToBytes, bytesToBytes, dataType: stored, chunkShape },
+    // Which scalars the metadata wrote as floats (json/lossless.js): a
+    // symbol's mark does not cross postMessage, a list does.
+    chain: { format, order, arrayToArray: arrayToArray?.map((e) => ({ ...e, floats: e.configuration?.[WRITTEN_AS_FLOAT] })), listed, arrayToBytes, bytesToBytes, dataType: stored, chunkShape },
     array: { dataType, chunkShape: plan.za.chunkShape, elementBytes: plan.elementBytes, fillValue: plan.za.fillValue, outputType: plan.outputType },
     conversion,
     fill: plan.fill,
@@ -100,6 +103,7 @@ export async function workerChainOf(plan, dataType) {
 export async function decoderInWorker(described) {
   const { chain, array, conversion } = described;
   if (conversion) importConversion(chain.arrayToBytes.configuration.ticket, conversion);
+  for (const { configuration, floats } of chain.arrayToArray ?? []) if (floats && configuration) configuration[WRITTEN_AS_FLOAT] = floats;
   const decoder = await chunkDecoder(chain, array, [workerRegistry]);
   if (decoder.unsupported) throw new Error(`read pool: a worker cannot decode this chain (${decoder.unsupported})`);
   return decoder;

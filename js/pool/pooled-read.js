@@ -16,6 +16,7 @@ import { hasOwn, ZarrCodecError } from "../errors.js";
 import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { asBytes } from "../read/decode/chunk-decoder.js";
 import { chunkWhere } from "../read/chunk-where.js";
+import { abortReason, watchAbort } from "../read/abort-signal.js";
 import { detached } from "../read/place/output.js";
 import { countRead } from "../read/read-counts.js";
 import { bandBoxOf, boxOf, copyRuns } from "./box.js";
@@ -79,7 +80,7 @@ async function writersGone(state, slots, live) {
  *   decode is filled instead, and reported
  * @param {object} r.internal the pool's internals (read-pool.js)
  */
-async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, failures, internal }) {
+async function placePooled({ arr, plan, described, axes, chunks, out, queue, signal, fetch, progress, failures, priority, internal }) {
   await internal.ready();
   const { za } = plan;
   const eb = plan.elementBytes;
@@ -111,6 +112,9 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
 
   const task = {
     id: nextRead++,
+    // The read's priority (read's option): the pool posts the jobs of the
+    // highest first, as a scheduler sends requests (read-pool.js).
+    priority: priority ?? 0,
     chainId: chainIdOf(plan),
     described,
     shared: shared ? { out: { buffer: out.buffer, byteOffset: out.byteOffset, byteLength: out.byteLength }, state: state.buffer } : null,
@@ -162,8 +166,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
     fail(error);
   }
 
-  const onAbort = () => setFailed(signal.reason ?? new Error("This operation was aborted"));
-  signal?.addEventListener?.("abort", onAbort, { once: true });
+  const stopWatching = watchAbort(signal, () => setFailed(abortReason(signal)));
   internal.begin(task);
   try {
     // Bands of whole output rows where there are enough of them to share
@@ -180,7 +183,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
           if (failed) return;
           signal?.throwIfAborted();
           const t0 = performance.now();
-          const where = chunkWhere(arr, za, c.coords);
+          const where = chunkWhere(arr, plan, c.coords);
           const missing = bytes === undefined || bytes === null;
           const n5Block = !missing && hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
           const source = missing ? null : asBytes(bytes, "the store", " for a chunk");
@@ -216,7 +219,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
     if (state) await writersGone(state, task.slots, internal.live);
     throw failed.error;
   } finally {
-    signal?.removeEventListener?.("abort", onAbort);
+    stopWatching();
     internal.end(task);
   }
 }

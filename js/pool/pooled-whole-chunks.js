@@ -87,7 +87,7 @@ export async function wholeChunkDecoder({ arr, plan, described, internal }) {
   return {
     /** The chunk at `coords` decoded whole by a worker. */
     decode(coords, bytes) {
-      const where = chunkWhere(arr, za, coords);
+      const where = chunkWhere(arr, plan, coords);
       const source = asBytes(bytes, "the store", " for a chunk");
       const n5Block = hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
       const chunk = { mapping: shape.map((count) => ({ from: 0, count, step: 1, out: 0 })) };

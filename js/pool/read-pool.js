@@ -23,6 +23,7 @@
 //   worker starts a new one (from the compiled module: nothing to fetch
 //   or compile). Workers that did not grow stay warm.
 import { describe, ZarrCodecError } from "../errors.js";
+import { priorityNow } from "../read/fetch/scheduling/priority.js";
 import { compiledWasm } from "../wasm/load.js";
 import { DEFAULT_RECYCLE_IDLE_MS, RECYCLE_GROWTH_BYTES } from "../wasm/recycle.js";
 import { spawner } from "./spawn.js";
@@ -84,6 +85,7 @@ function recycleIdleMsOf(options) {
  * @property {{out: object, state: SharedArrayBuffer} | null} shared
  * @property {object[]} pending   jobs not yet posted
  * @property {Set<object>} slots  the workers it posted to
+ * @property {number | (() => number)} [priority]  the read's: its jobs are posted before those of reads below it
  * @property {(job: object, reply: object, slot: number) => void} onReply
  * @property {(job: object, reason: string, slot: number) => void} onWorkerFailed
  */
@@ -130,15 +132,31 @@ export function createReadPool(options) {
     return best;
   }
 
+  // The read whose job goes next: the highest priority now (each read's
+  // `priority`, a number or a function asked again at each job, as a read
+  // scheduler asks), in turn among equals.
   function nextRead() {
+    let best;
+    let bestPriority = -Infinity;
+    let bestAt = -1;
     for (let k = 0; k < ring.length; k++) {
       const i = (turn + k) % ring.length;
-      if (ring[i].pending.length) {
-        turn = (i + 1) % ring.length;
-        return ring[i];
+      const task = ring[i];
+      if (!task.pending.length) continue;
+      let p;
+      try {
+        p = priorityNow(task.priority ?? 0);
+      } catch {
+        p = -Infinity; // the read fails at its own scheduler; its jobs go last
+      }
+      if (best === undefined || p > bestPriority) {
+        best = task;
+        bestPriority = p;
+        bestAt = i;
       }
     }
-    return undefined;
+    if (best) turn = (bestAt + 1) % ring.length;
+    return best;
   }
 
   function pump() {

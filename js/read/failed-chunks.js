@@ -13,6 +13,9 @@ const MODES = new Set(["reject", "fill"]);
  * @property {(c: {coords: number[]}, error: unknown) => boolean} absorb
  *   true: the chunk is filled and its failure recorded
  * @property {{chunk: number[], error: unknown}[]} list
+ * @property {boolean} fillRefused  the read has no fill to fill with (its
+ *   dtype cannot hold the array's fill: plan/typed-plan.js): every
+ *   failure rejects the read
  */
 
 /**
@@ -29,7 +32,9 @@ export function failedChunks(mode, signal) {
   const recorded = new Set();
   return {
     list,
+    fillRefused: false,
     absorb(c, error) {
+      if (this.fillRefused) return false;
       if (signal?.aborted || error?.name === "AbortError" || error?.name === "TimeoutError") return false;
       if (error?.code === "CALLBACK_FAILED") return false;
       if (!recorded.has(c)) {

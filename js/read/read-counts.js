@@ -12,6 +12,15 @@ export function countRead(path) {
   counts[path] += 1;
 }
 
+// The path each of read's decoders (decode/chunk-decoder.js's kinds) counts
+// a chunk it decoded as.
+const DECODER_PATHS = { codec: "decoded", values: "decoded", n5: "n5", copy: "copied" };
+
+/** Counts a chunk decoded by read's decoder of `kind`. */
+export function countDecodedBy(kind) {
+  counts[DECODER_PATHS[kind]] += 1;
+}
+
 /** A snapshot of the counts. */
 export function readCounts() {
   return { ...counts };

@@ -29,7 +29,7 @@ import { planOf } from "./plan/plan.js";
 import { checkDtype } from "./plan/typed-plan.js";
 import { chunkSource } from "./fetch/chunk-source.js";
 import { fetchSettings } from "./fetch/fetch-options.js";
-import { ReadAccount } from "./fetch/request-accounts.js";
+import { ReadAccount } from "./fetch/requests/request-accounts.js";
 import { decodeStage } from "./decode/decode-stage.js";
 import { checkInto, newOutput } from "./place/output.js";
 import { bandPlacer } from "./place/band-placer.js";
@@ -71,11 +71,11 @@ function progressOf(onProgress, total, account) {
  * @param {unknown} [selection]
  * @param {{into?: unknown, signal?: AbortSignal, createQueue?: () => {add: Function, onIdle: Function},
  *   useSharedArrayBuffer?: boolean, opts?: object, pool?: object, chunkErrors?: "reject" | "fill", cache?: object,
- *   onProgress?: (progress: {done: number, total: number, chunk: number[], worker: number | null}) => void}} [options]
+ *   onProgress?: (progress: {done: number, total: number, chunk: number[], worker: number | null, bytes: number}) => void}} [options]
  * @param {() => Promise<void>} ensureReady the entry's ready()
  */
 export async function readUsing(arr, selection = null, options = {}, ensureReady) {
-  // The read's requests, bytes and retries (fetch/request-accounts.js:
+  // The read's requests, bytes and retries (fetch/requests/request-accounts.js:
   // diagnostics().requests()), settled however the read ends.
   const account = new ReadAccount(pathOf(arr));
   try {
@@ -106,8 +106,9 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   signal?.throwIfAborted();
   await ensureReady();
   // plan: once per opened array.
-  const plan = await planOf(arr, storeSignal, options.dtype);
+  const plan = await planOf(arr, signal, options.dtype);
   const { za } = plan;
+  if (failures && plan.fillRefusal) failures.fillRefused = true;
   // selection: the output's shape and the chunks it touches.
   const axes = resolveSelection(selection, za.shape, za.chunkShape);
   const shape = outputShape(axes);
@@ -142,7 +143,7 @@ async function readAccounted(arr, selection, options, ensureReady, account) {
   // single value always decodes here.
   const described = pool && source.fetchBytes && !scalar && chunks.length > pool.inThreadChunks && plan.elementBytes !== 0 ? await pool.chainOf(plan, arr.dtype) : undefined;
   if (pool && !described) pool.countInThread();
-  const job = { arr, plan, axes: region, chunks, out, queue, signal, source, placed, failures: chunkFailures };
+  const job = { arr, plan, axes: region, chunks, out, queue, signal, source, placed, failures: chunkFailures, priority: requests.priority };
   if (cache) await placeCached({ ...job, cache, described, pool });
   else if (described) await placePooledOrHere({ ...job, described, pool });
   else await placeHere(job);

@@ -291,6 +291,11 @@ export async function readyWith(options, noSource, glue) {
   await attempt.promise;
 }
 
+/** Whether a module is loaded (ready() has resolved). */
+export function isLoaded() {
+  return instance !== undefined && instance !== null;
+}
+
 /** The loaded module; throws a clear error before ready() has resolved. */
 export function wasm() {
   if (!instance) {

@@ -11,9 +11,33 @@ let registered = false;
 // bytes codecs (gzip, zstd, blosc, ...) of a chain from them.
 const registries = [];
 
+/**
+ * The name of a codec only register() puts in a registry: a zarrita copy
+ * whose pipeline finds it is one register() extended (copies.js asks).
+ * It is a mark, not a codec: no array's metadata can name it.
+ */
+export const REGISTERED_MARK = "zarr-codecs-wasm.registered";
+
+/** What zarrita gets where it makes a codec of the mark. */
+export class RegisteredMarkError extends ZarrCodecError {
+  constructor() {
+    super("INVALID_METADATA", `${REGISTERED_MARK} is the mark register() leaves in a codec registry, not a codec: no array's metadata can name it`);
+  }
+}
+
+// As zarrita loads codecs: a class whose fromConfig zarrita calls when it
+// builds a pipeline (on an array's first decode).
+const MARK = {
+  fromConfig() {
+    throw new RegisteredMarkError();
+  },
+};
+const loadMark = async () => MARK;
+
 export function markRegistered(registry) {
   registered = true;
   if (registry && !registries.includes(registry)) registries.push(registry);
+  if (typeof registry?.set === "function") registry.set(REGISTERED_MARK, loadMark);
 }
 
 /** The registries register() extended, first first. */

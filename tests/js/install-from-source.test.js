@@ -1,13 +1,15 @@
 // Installing the sources instead of a tarball, as people try before a
-// release: `npm install <folder>` of an unbuilt copy and `npm install
-// <git URL>`. Either the install works (npm's prepare builds the wasm where
-// Emscripten is) or it stops with a message that says how to build; never
-// an installed package whose first import fails with ERR_MODULE_NOT_FOUND.
+// release: `npm install <folder>` of an unbuilt copy, `npm pack` and
+// `npm install <folder>` of a built clone copied elsewhere, and `npm
+// install <git URL>`. Either the install works (npm's prepare builds the
+// wasm where Emscripten is, or finds dist/ already built from these
+// sources) or it stops with a message that says how to build; never an
+// installed package whose first import fails with ERR_MODULE_NOT_FOUND.
 // The copy is this working tree's tracked files (what a clone holds), so
 // uncommitted changes are tested too.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT } from "./support/browser.js";
@@ -23,6 +25,24 @@ function project(name) {
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
   return dir;
+}
+
+// What the installed package decodes: BC 3A 12 as packbits with last_bit
+// 11 is 0xabc, 0x123 (the packbits page's bit order, worked by hand).
+function decodesInstalledPackage(consumer) {
+  const out = execFileSync(
+    "node",
+    [
+      "--input-type=module",
+      "-e",
+      `import { ready, PackBitsCodec } from "zarr-codecs-wasm";
+       await ready();
+       const c = PackBitsCodec.fromConfig({ last_bit: 11 }, { dataType: "uint16", shape: [2] });
+       console.log([...c.decode(Uint8Array.of(0xbc, 0x3a, 0x12)).data].join(","));`,
+    ],
+    { cwd: consumer, encoding: "utf8" },
+  );
+  return out.trim();
 }
 
 beforeAll(() => {
@@ -143,6 +163,86 @@ test("prepack refuses to pack without building", () => {
   expect(run.stderr).toContain("cannot build the WebAssembly module here (prepack)");
 });
 
+// A built clone copied elsewhere (or moved): its dist/, build/,
+// node_modules and compression libraries' sources come along (the last
+// two as links to this tree's), and build/wasm's CMake cache names the
+// original's folder, which CMake refuses: a pack that builds stops there
+// ("CMakeCache.txt directory ... is different"). This tree's build is
+// what is copied (the test command builds it first). One copy for the
+// tests below: packing and installing leave it as it was, and the last
+// test changes only its build/wasm.
+let builtCopy;
+function copiedBuiltClone() {
+  if (builtCopy) return builtCopy;
+  const stamp = join(ROOT, "dist", ".stamp");
+  // Made by scripts/build-wasm.sh; missing or stale, the copy would build.
+  expect({ stamp: existsSync(stamp) && readFileSync(stamp, "utf8") }).toEqual({
+    stamp: execFileSync("bash", [join(ROOT, "scripts/dist-stamp.sh")], { encoding: "utf8" }),
+  });
+  builtCopy = join(scratch, "copied-clone");
+  cpSync(source, builtCopy, { recursive: true });
+  cpSync(join(ROOT, "dist"), join(builtCopy, "dist"), { recursive: true, dereference: true });
+  cpSync(join(ROOT, "build", "wasm"), join(builtCopy, "build", "wasm"), { recursive: true });
+  symlinkSync(realpathSync(join(ROOT, "node_modules")), join(builtCopy, "node_modules"), "dir");
+  symlinkSync(realpathSync(process.env.ZCW_THIRD_PARTY || join(ROOT, "third_party")), join(builtCopy, "third_party"), "dir");
+  return builtCopy;
+}
+
+test("a built clone copied elsewhere packs its dist/ as it is, saying so, and the tarball installs and decodes", () => {
+  const copy = copiedBuiltClone();
+  // npm pack runs prepack, then prepare.
+  const run = spawnSync("npm", ["pack", "--json", "--pack-destination", scratch], { cwd: copy, encoding: "utf8" });
+  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
+  for (const hook of ["prepack", "prepare"]) {
+    expect(run.stderr).toContain(`zarr-codecs-wasm: dist/ is the build of these sources (dist/.stamp matches them): not building it again (${hook})`);
+  }
+  expect(run.stderr).not.toContain("building the wasm module");
+  const [packed] = JSON.parse(run.stdout);
+  const consumer = project("copied-clone-consumer");
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(scratch, packed.filename)], { cwd: consumer });
+  // The tarball's module is the copied one, byte for byte.
+  for (const file of ["zarr-codecs-wasm.wasm", "zarr-codecs-wasm.mjs", "zarr-codecs-wasm-encode.wasm"]) {
+    const installed = readFileSync(join(consumer, "node_modules", "zarr-codecs-wasm", "dist", file));
+    expect({ file, same: installed.equals(readFileSync(join(ROOT, "dist", file))) }).toEqual({ file, same: true });
+  }
+  expect(decodesInstalledPackage(consumer)).toBe(`${0xabc},${0x123}`);
+});
+
+test("a folder install of a built clone copied elsewhere uses its dist/, saying so, and decodes", () => {
+  const copy = copiedBuiltClone();
+  const consumer = project("copied-folder-consumer");
+  // npm shows a prepare script's output where it fails, or where asked.
+  const run = spawnSync("npm", ["install", "--foreground-scripts", "--no-audit", "--no-fund", copy], { cwd: consumer, encoding: "utf8" });
+  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
+  expect(run.stderr).toContain("zarr-codecs-wasm: dist/ is the build of these sources (dist/.stamp matches them): not building it again (prepare)");
+  expect(decodesInstalledPackage(consumer)).toBe(`${0xabc},${0x123}`);
+});
+
+test("where a copied clone must build, its build/wasm from the original's place is removed, saying so, and CMake configures a clean one", () => {
+  const copy = copiedBuiltClone();
+  const env = { ...process.env, NODE_PATH: "/usr/share/nodejs" };
+  const configure = () => spawnSync("emcmake", ["cmake", "-S", ".", "-B", "build/wasm", "-DCMAKE_BUILD_TYPE=Release"], { cwd: copy, encoding: "utf8", env });
+  const clean = () => spawnSync("bash", ["scripts/clean-moved-build.sh", "build/wasm"], { cwd: copy, encoding: "utf8" });
+  // What the copied folder gets from CMake as it is: the error of item 13.
+  const refused = configure();
+  expect(refused.status).not.toBe(0);
+  expect(refused.stderr).toContain(`is different than the directory ${ROOT}build/wasm where CMakeCache.txt was created`);
+  // scripts/build-wasm.sh runs this before it configures.
+  const build = readFileSync(join(copy, "scripts/build-wasm.sh"), "utf8");
+  expect(build.indexOf("bash scripts/clean-moved-build.sh build/wasm")).toBeGreaterThan(-1);
+  expect(build.indexOf("bash scripts/clean-moved-build.sh build/wasm")).toBeLessThan(build.indexOf("emcmake cmake"));
+  const cleaned = clean();
+  expect(cleaned).toMatchObject({
+    status: 0,
+    stderr: `zarr-codecs-wasm: build/wasm was configured in ${ROOT}build/wasm, not here (a copied or moved clone): building in a clean build/wasm\n`,
+  });
+  expect(existsSync(join(copy, "build", "wasm"))).toBe(false);
+  expect(configure()).toMatchObject({ status: 0 });
+  // A folder configured where it is stays, with nothing said.
+  expect(clean()).toMatchObject({ status: 0, stderr: "" });
+  expect(existsSync(join(copy, "build", "wasm", "CMakeCache.txt"))).toBe(true);
+});
+
 test("a git URL install builds the wasm (Emscripten is here) and the package decodes", () => {
   const consumer = project("git-consumer");
   // npm leaves its temporary clones behind in its cache: remove this run's.
@@ -161,17 +261,5 @@ test("a git URL install builds the wasm (Emscripten is here) and the package dec
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, ZCW_THIRD_PARTY: thirdParty },
   });
-  const out = execFileSync(
-    "node",
-    [
-      "--input-type=module",
-      "-e",
-      `import { ready, PackBitsCodec } from "zarr-codecs-wasm";
-       await ready();
-       const c = PackBitsCodec.fromConfig({ last_bit: 11 }, { dataType: "uint16", shape: [2] });
-       console.log([...c.decode(Uint8Array.of(0xbc, 0x3a, 0x12)).data].join(","));`,
-    ],
-    { cwd: consumer, encoding: "utf8" },
-  );
-  expect(out.trim()).toBe(`${0xabc},${0x123}`); // BC 3A 12, the packbits page's bit order worked by hand
+  expect(decodesInstalledPackage(consumer)).toBe(`${0xabc},${0x123}`);
 });

@@ -16,6 +16,13 @@ jest.setTimeout(900000);
 const FLAGS = ["--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 // The folders with a lock: the package, and each app the browser tests build.
 const PROJECTS = [".", "tests/apps/viv", "tests/apps/fizarrita"];
+// Apps whose packages only need to be where npm puts them (the OME-Zarr
+// libraries' installs, about 210 packages each): their locks are checked
+// without unpacking, by `npm ci --dry-run` (which refuses a lock that
+// disagrees with package.json, as `npm ci` does) and `npm install
+// --package-lock-only` (which rewrites a lock npm would not have written);
+// scripts/setup.sh's `npm ci` installs them for real on every fresh clone.
+const RESOLVED_ONLY = ["tests/apps/ome-zarr-libraries", "tests/apps/ome-zarr-libraries-overrides", "tests/apps/ome-zarr-libraries-zarrita-0.6"];
 
 let scratch;
 let clone;
@@ -38,8 +45,8 @@ afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-function npm(project, command) {
-  const run = spawnSync("npm", [command, ...FLAGS], { cwd: join(clone, project), encoding: "utf8" });
+function npm(project, command, ...options) {
+  const run = spawnSync("npm", [command, ...options, ...FLAGS], { cwd: join(clone, project), encoding: "utf8" });
   return { status: run.status, stderr: run.stderr.split("\n").filter((l) => l && !/Unknown user config/.test(l)).join("\n") };
 }
 
@@ -49,6 +56,19 @@ test.each(PROJECTS)("%s: npm ci accepts the lock, and npm install leaves it unch
   const lock = join(project, "package-lock.json");
   const diff = spawnSync("git", ["diff", "--exit-code", "--", lock], { cwd: clone, encoding: "utf8" });
   expect({ lock, status: diff.status, diff: diff.stdout }).toEqual({ lock, status: 0, diff: "" });
+});
+
+test.each(RESOLVED_ONLY)("%s: npm ci accepts the lock (dry run), and npm leaves it unchanged", (project) => {
+  expect(npm(project, "ci", "--dry-run")).toEqual({ status: 0, stderr: "" });
+  expect(npm(project, "install", "--package-lock-only")).toEqual({ status: 0, stderr: "" });
+  const lock = join(project, "package-lock.json");
+  const diff = spawnSync("git", ["diff", "--exit-code", "--", lock], { cwd: clone, encoding: "utf8" });
+  expect({ lock, status: diff.status, diff: diff.stdout }).toEqual({ lock, status: 0, diff: "" });
+});
+
+test("every app with a lock is checked", () => {
+  const apps = execFileSync("git", ["ls-files", "tests/apps/*/package-lock.json"], { cwd: clone, encoding: "utf8" }).split("\n").filter(Boolean).map(dirname);
+  expect(apps.sort()).toEqual([...PROJECTS, ...RESOLVED_ONLY].filter((p) => p !== ".").sort());
 });
 
 test("the lock holds other platforms' optional packages (what npm ci checks everywhere)", () => {

@@ -15,6 +15,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { NUMERIC_TYPE_NAMES } from "../../js/array-to-array/numeric-types.js";
 import { runtimeShapeSource } from "./support/runtime-shape.js";
 import { inPairs, typeCheck } from "./support/typescript-project.js";
 
@@ -93,14 +94,30 @@ test.each(MATRIX.map((combo) => [combo.name, filesFor(combo).join(", ")]))(
   },
 );
 
-test("a refused use fails the check: misuse.ts's two lines, and nothing else", () => {
+test("a refused use fails the check: misuse.ts's three lines, and nothing else", () => {
   const { status, output } = results.get("misuse");
   expect(status).not.toBe(0);
   const errors = output.split("\n").filter((line) => /error TS\d+/.test(line));
   expect(errors).toEqual([
-    expect.stringMatching(/^misuse\.ts\(5,\d+\): error TS2322: Type '"native"' is not assignable/),
-    expect.stringMatching(/^misuse\.ts\(6,\d+\): error TS2339: Property 'dataType' does not exist on type 'NativeCodec'/),
+    expect.stringMatching(/^misuse\.ts\(6,\d+\): error TS2322: Type '"native"' is not assignable/),
+    expect.stringMatching(/^misuse\.ts\(7,\d+\): error TS2339: Property 'dataType' does not exist on type 'NativeCodec'/),
+    expect.stringMatching(/^misuse\.ts\(9,\d+\): error TS2820: Type '"flaot32"' is not assignable to type '.*'\. Did you mean '"float32"'\?$/),
   ]);
+});
+
+test("a misspelt read dtype is told the types read casts to, not that dtype is no option", () => {
+  const { output } = results.get("misuse");
+  const [line] = output.split("\n").filter((l) => l.startsWith("misuse.ts(9,"));
+  expect(line).not.toMatch(/does not exist|No overload/);
+  // The types as TypeScript prints a long union: the first ones, then
+  // "... n more ...", and undefined (the option may be left out).
+  const [, listed] = line.match(/is not assignable to type '(.*)'\. Did you mean/);
+  const names = listed.split(" | ").filter((t) => !/^\.\.\. \d+ more \.\.\.$/.test(t) && t !== "undefined").map((t) => JSON.parse(t));
+  const more = Number(listed.match(/\.\.\. (\d+) more \.\.\./)?.[1] ?? 0);
+  // Each a type read's dtype takes at run time, and all of them counted.
+  expect(names.length).toBeGreaterThanOrEqual(10);
+  for (const name of names) expect({ name, numeric: NUMERIC_TYPE_NAMES.includes(name) }).toEqual({ name, numeric: true });
+  expect(names.length + more).toBe(NUMERIC_TYPE_NAMES.length);
 });
 
 test("zarr-codecs-wasm/fizarrita-worker declares no export, as its script has none", () => {

@@ -12,19 +12,20 @@
 // keeps and zarrita swaps in place: zarrita #431), and the cache keeps
 // bytes no one else writes to.
 //
-// Reads that want a chunk while it is on its way wait for the same entry.
-// Where the read that started it was aborted, the others are not: a read
-// whose own signal is not aborted starts the chunk again (as the shard
-// reader's index cache does).
+// Reads that want a chunk while it is on its way wait for the same entry,
+// which is fetched with a signal of its own (shared-signal.js): its
+// request stops only once every read waiting on it has aborted, and each
+// read stops waiting at its own abort, never at another's.
 import { arrayName } from "../../errors.js";
 import { withCodecContext } from "../../zarrita/unknown-codec.js";
 import { chunkWhere, withWhere } from "../chunk-where.js";
-import { countRead } from "../read-counts.js";
+import { countDecodedBy, countRead } from "../read-counts.js";
 import { MISSING } from "./chunk-cache.js";
 import { decodeWhole } from "./whole-chunk.js";
+import { joinableSignal, untilAborted } from "../shared-signal.js";
 
-// The signal of the read that started each entry.
-const starters = new WeakMap();
+// The shared signal of each entry on its way.
+const fetching = new WeakMap();
 
 // Bytes a value of an Array of JavaScript values holds, roughly: a string's
 // UTF-16 code units, a view's bytes, and a slot each.
@@ -54,8 +55,6 @@ function owned(chunk) {
   return { data: copy, shape: chunk.shape.slice(), stride: chunk.stride.slice() };
 }
 
-const kindCount = { codec: "decoded", n5: "n5", copy: "copied", values: "decoded" };
-
 /**
  * @param {object} r
  * @param {import("./chunk-cache.js").ChunkStore} r.store
@@ -74,24 +73,24 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
   const convert = plan.convert ?? ((chunk) => chunk);
   const zarritaFailed = (error) => withCodecContext(error, "read", arrayName(arr.path, arr.store));
 
-  async function load(coords) {
+  async function load(coords, shared) {
     if (!fetch) {
       countRead("viaZarrita");
       try {
-        return owned(convert(await za.getChunk(coords, { signal })));
+        return owned(convert(await za.getChunk(coords, { signal: shared })));
       } catch (error) {
         throw zarritaFailed(error);
       }
     }
-    const bytes = await fetch(coords);
+    const bytes = await fetch(coords, shared);
     if (bytes === undefined || bytes === null) {
       countRead("filled");
       return MISSING;
     }
     if (plan.decoder) {
-      countRead(kindCount[plan.decoder.kind]);
+      countDecodedBy(plan.decoder.kind);
       if (plan.decoder.inWasm) countRead("decompressed");
-      const where = () => chunkWhere(arr, za, coords);
+      const where = () => chunkWhere(arr, plan, coords);
       try {
         if (!decodeMiss) return await decodeWhole(plan, bytes, where);
         try {
@@ -115,25 +114,41 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
     }
   }
 
+  // A chunk not yet kept: fetched and decoded for every read that wants
+  // it meanwhile, with a signal that aborts once all of them have.
+  function start(key, coords) {
+    const shared = joinableSignal();
+    shared.join(signal);
+    const entry = store.set(key, load(coords, shared.signal), sizeOfChunk);
+    fetching.set(entry, shared);
+    entry.then(
+      () => shared.release(),
+      () => shared.release(),
+    );
+    return entry;
+  }
+
   return async function cachedChunk(coords) {
     const key = store.keyOf(arr, coords, plan.outputType);
     for (;;) {
       let entry = store.get(key);
+      // One on its way that every read before this one left (aborted):
+      // started again for this read.
+      if (entry && fetching.get(entry)?.join(signal) === false) entry = undefined;
       if (entry) {
         store.hits += 1;
         countRead("cached");
       } else {
         store.misses += 1;
-        entry = store.set(key, load(coords), sizeOfChunk);
-        starters.set(entry, signal);
+        entry = start(key, coords);
       }
       try {
-        const value = await entry;
+        const value = await untilAborted(entry, signal);
         return value === MISSING ? undefined : value;
       } catch (error) {
-        // Another read's abort: this read starts the chunk again.
-        const starter = starters.get(entry);
-        if (starter !== signal && starter?.aborted && !signal?.aborted) continue;
+        // Aborted for the reads that left it as this read joined: this
+        // read starts the chunk again.
+        if (fetching.get(entry)?.signal?.aborted && !signal?.aborted) continue;
         throw error;
       }
     }

@@ -13,7 +13,7 @@
 // or MISSING (the store has no such chunk: read fills it, and a later read
 // makes no request to learn that again).
 import { describe, ZarrCodecError } from "../../errors.js";
-import { BoundedCache } from "../fetch/bounded-cache.js";
+import { BoundedCache } from "../bounded-cache.js";
 
 /** The default bound: 64 MiB, eight 1024 x 1024 tiles of uint16. */
 export const DEFAULT_CHUNK_CACHE_BYTES = 64 << 20;
@@ -38,7 +38,7 @@ function maxBytesOf(options) {
 }
 
 /**
- * The entries of a chunk cache, and their order of use (fetch/bounded-cache.js),
+ * The entries of a chunk cache, and their order of use (read/bounded-cache.js),
  * keyed by the opened array and the chunk; its hits and misses counted by
  * the reads that use it (cached-chunk.js).
  */

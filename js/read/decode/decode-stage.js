@@ -33,7 +33,7 @@ export function decodeStage(arr, plan, how = {}) {
       try {
         return { kind: "decoded", opened: await decoder.open(fetched.bytes) };
       } catch (error) {
-        throw withWhere(error, chunkWhere(arr, za, c.coords));
+        throw withWhere(error, chunkWhere(arr, plan, c.coords));
       }
     }
     try {

@@ -84,8 +84,7 @@ export function outputCast(from, to) {
   const cast = arrayCast(source, target, castFunction(where, source, target, { rounding: "nearest-even", outOfRange: "clamp" }));
   return {
     description: { op: "cast", from, to, rounding: "nearest-even", outOfRange: "clamp", decodeMapped: false },
-    cast: (data) => cast(data),
-    castValue: castFunction(where, source, target, { rounding: "nearest-even", outOfRange: "clamp" }),
+    cast,
   };
 }
 

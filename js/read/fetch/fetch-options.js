@@ -2,11 +2,19 @@
 // (docs/read.md, "Over a network"):
 //   coalesce: { maxGapBytes, maxBytes } | false
 //     the inner chunks of one shard that reads started in the same tick
-//     need are fetched in as few range requests as the gap and the size
-//     allow. Defaults: zarr-python 3's (1 MiB gap, 16 MiB per request):
-//     over a network a request's round trip (tens of ms) costs more than
-//     reading a gap of 1 MiB, and a shard is read in one request where it
-//     fits 16 MiB. false: one request per inner chunk.
+//     need (or, with a scheduler, that wait together) are fetched in as few
+//     range requests as the gap and the size allow. By default both follow
+//     the link the reads see (scheduling/link-estimate.js): a gap is read
+//     through where its bytes cost less than the round trip they save
+//     (round trip x rate), and an answer holds at most what the link moves
+//     in a quarter second, so that decoding runs beside the transfer;
+//     zarr-python 3's datacenter values (1 MiB, 16 MiB) are the most
+//     either becomes. A number given is used as it is. false: one request
+//     per inner chunk.
+//   scheduler, priority
+//     a scheduler from createReadScheduler: the read's requests wait for
+//     its slots, sent by priority (a number or a function, default 0:
+//     scheduling/priority.js). Without one, requests are sent at once.
 //   indexCacheBytes: number
 //     the most bytes of shard indexes (with the whole shards a server
 //     without Range sent) kept per opened array across its reads, least
@@ -15,9 +23,9 @@
 //     that started together use it.
 //   retry: { retries, baseDelayMs, maxDelayMs } | false
 //     a store call that fails for a reason that passes (a network error,
-//     HTTP 429, 500, 502, 503, 504: transient-failures.js) is tried again
+//     HTTP 429, 500, 502, 503, 504: requests/transient-failures.js) is tried again
 //     at most `retries` times, the n-th retry after a wait drawn from
-//     [0, min(maxDelayMs, baseDelayMs * 2^(n-1))) (full jitter: backoff.js).
+//     [0, min(maxDelayMs, baseDelayMs * 2^(n-1))) (full jitter: requests/backoff.js).
 //     Defaults: 3 retries (4 attempts), 100 ms, 20 s. The AWS SDKs' standard
 //     mode makes 3 attempts with a 100 ms base and a 20 s cap (the cap and
 //     the base are theirs); Rust's object_store makes up to 10 retries from
@@ -29,19 +37,26 @@
 //     false: no retry (a transient failure fails the read at once, still
 //     as FETCH_FAILED).
 import { describe, ZarrCodecError } from "../../errors.js";
+import { checkPriority } from "./scheduling/priority.js";
+import { queueOf } from "./scheduling/read-scheduler.js";
 
 /**
  * @typedef {object} FetchSettings
- * @property {{maxGapBytes: number, maxBytes: number} | false} coalesce
+ * @property {{maxGapBytes: number | undefined, maxBytes: number | undefined} | false} coalesce
+ *   undefined: as the link's figures say
  * @property {number} indexCacheBytes
  * @property {{retries: number, baseDelayMs: number, maxDelayMs: number} | false} retry
+ * @property {import("./scheduling/read-scheduler.js").RequestQueue | undefined} scheduler
+ * @property {import("./scheduling/priority.js").Priority} priority
  */
 
 /** @type {FetchSettings} */
 export const DEFAULT_FETCH = Object.freeze({
-  coalesce: Object.freeze({ maxGapBytes: 1 << 20, maxBytes: 16 << 20 }),
+  coalesce: Object.freeze({ maxGapBytes: undefined, maxBytes: undefined }),
   indexCacheBytes: 8 << 20,
   retry: Object.freeze({ retries: 3, baseDelayMs: 100, maxDelayMs: 20_000 }),
+  scheduler: undefined,
+  priority: 0,
 });
 
 function bytesCount(name, value) {
@@ -75,11 +90,11 @@ function retrySettings(retry) {
 }
 
 /**
- * @param {{coalesce?: unknown, indexCacheBytes?: unknown, retry?: unknown}} options read's options
+ * @param {{coalesce?: unknown, indexCacheBytes?: unknown, retry?: unknown, scheduler?: unknown, priority?: unknown}} options read's options
  * @returns {FetchSettings}
  */
 export function fetchSettings(options) {
-  const { coalesce, indexCacheBytes, retry } = options;
+  const { coalesce, indexCacheBytes, retry, scheduler, priority } = options;
   let ranges = DEFAULT_FETCH.coalesce;
   if (coalesce === false) ranges = false;
   else if (coalesce !== undefined && coalesce !== true) {
@@ -95,5 +110,7 @@ export function fetchSettings(options) {
     coalesce: ranges,
     indexCacheBytes: indexCacheBytes === undefined ? DEFAULT_FETCH.indexCacheBytes : bytesCount("indexCacheBytes", indexCacheBytes),
     retry: retrySettings(retry),
+    scheduler: scheduler === undefined ? undefined : queueOf(scheduler),
+    priority: checkPriority(priority),
   };
 }

@@ -44,7 +44,7 @@ export function directPlacer({ arr, plan, axes, chunks, out, placed, failures },
       const layout = layouts.get(c);
       if (decoded.kind === "copied") {
         try {
-          copyDirect(decoded.bytes, chunkBytes, layout, outBytes, () => chunkWhere(arr, plan.za, c.coords));
+          copyDirect(decoded.bytes, chunkBytes, layout, outBytes, () => chunkWhere(arr, plan, c.coords));
           if (!decoded.fromCache) countRead("copied");
           placed(c);
           return;

@@ -14,6 +14,7 @@
 // Bands in wasm are all a read allocates that grows with concurrency: the
 // frame buffers (compressors/wasm-decompress.js, the core's chain buffer)
 // are one per instance, as large as the largest chunk.
+import { canWatch, watchAbort } from "../abort-signal.js";
 
 /** The default budget: 64 MiB of bands at once (docs/read.md). */
 export const DEFAULT_READ_BUDGET = 64 << 20;
@@ -97,23 +98,18 @@ export function request(bytes, { signal, granted, aborted }) {
     // The head may have been what the others waited behind.
     admit();
   };
-  if (signal) {
-    // A signal-like without events is seen at the read's next check.
-    if (typeof signal.addEventListener !== "function") signal = undefined;
-  }
-  if (signal) {
+  // A signal-like without events is seen at the read's next check.
+  if (signal && canWatch(signal)) {
     if (signal.aborted) {
       queueMicrotask(() => aborted(signal.reason));
       return () => {};
     }
-    const onAbort = () => {
+    entry.stopListening = watchAbort(signal, () => {
       if (entry.state !== "waiting") return;
       entry.state = "aborted";
       leave();
       aborted(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    entry.stopListening = () => signal.removeEventListener("abort", onAbort);
+    });
   }
   queue.push(entry);
   admit();

@@ -35,7 +35,7 @@ export function valuePlacer({ arr, plan, axes, out, placed, failures }) {
       // values (bytes, a buffer and offsets): nothing a user could mean.
       throw new ZarrCodecError(
         "INVALID_METADATA",
-        `${chunkWhere(arr, plan.za, c.coords)}: its codecs decoded it into ${describe(chunk.data)}, not the Array of ${elements} values its data type ${describe(arr.dtype)} needs`,
+        `${chunkWhere(arr, plan, c.coords)}: its codecs decoded it into ${describe(chunk.data)}, not the Array of ${elements} values its data type ${describe(arr.dtype)} needs`,
       );
     }
     // A cached chunk's values stay the cache's: bytes go out as copies.

@@ -82,6 +82,10 @@ async function document(store, key, signal, given) {
   try {
     const text = decoder.decode(bytes);
     const doc = JSON.parse(text);
+    // numcodecs' FixedScaleOffset types its scale and offset by how
+    // Python wrote them ("10.0" a float, "10" an int): the filters' text
+    // tells, JSON.parse does not (array-to-array/fixed-scale-offset.js).
+    if (Array.isArray(doc?.filters) && doc.filters.some((f) => f?.id === "fixedscaleoffset")) return parseLossless(text, { floats: true });
     // Fills past 2^53 exactly (JSON.parse rounds them).
     return hasUnsafeIntegers(doc?.fill_value) ? parseLossless(text) : doc;
   } catch {

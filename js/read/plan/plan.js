@@ -4,7 +4,7 @@
 // exactly from the metadata), how a chunk is decoded: by read itself
 // (chunk-decoder.js), or through zarrita's getChunk, with the reason; and
 // for sharded arrays, read's own shard layout, and its shard reader with
-// the indexes it keeps (fetch/shard-reader.js).
+// the indexes it keeps (fetch/shards/shard-reader.js).
 import { arrayName } from "../../errors.js";
 import { nativeFill } from "../../data-types/fill-value.js";
 import { fillElementOf } from "../../data-types/missing-chunk.js";
@@ -17,8 +17,9 @@ import { chunkDecoder } from "../decode/chunk-decoder.js";
 import { zarritaArray } from "./zarrita-array.js";
 import { zarritaFill } from "../place/output.js";
 import { typedPlanOf } from "./typed-plan.js";
+import { joinableSignal, untilAborted } from "../shared-signal.js";
 
-const plans = new WeakMap();
+const plans = new WeakMap(); // arr -> { shared, plan }
 // The types whose fill read parses itself when withDataTypes did not.
 const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
 
@@ -41,9 +42,12 @@ const NUMERIC = new Set(["bool", "signed", "unsigned", "float"]);
  *   read fetches inner chunks of shards itself
  * @property {import("./codec-chain.js").Chain | undefined} chain  the chain
  *   the decoder was made from (a worker pool makes its own from it)
- * @property {ReturnType<typeof import("../fetch/shard-reader.js").shardReader> | undefined} shards
- *   read's shard reader for the array, made on its first read (its
- *   indexes kept across reads)
+ * @property {{reader: object | undefined}} shardAccess  read's shard reader
+ *   for the array, made on its first read (its indexes kept across reads),
+ *   shared by the array's typed plans (typed-plan.js)
+ * @property {((where: string) => Error) | undefined} fillRefusal  where the
+ *   fill has no value of the plan's type (read's dtype): the error a
+ *   missing chunk gets (`where` names it); `fill` is then a stand-in never placed
  * @property {(() => Promise<import("./codec-chain.js").Sharding | {unsupported: string}>) | undefined} confirmSharding
  *   where the shard index's layout was assumed: the layout the document
  *   says, read once
@@ -83,7 +87,7 @@ function fillFromMetadata(arr, chain, elementBytes) {
 async function makePlan(arr, signal) {
   const za = zarritaArray(arr);
   const Container = za.TypedArray;
-  const plan = { za, Container, elementBytes: 0, fill: undefined, valuesFill: undefined, decoder: undefined, viaZarrita: undefined, order: null, sharding: undefined, chain: undefined, shards: undefined, pool: undefined };
+  const plan = { za, Container, elementBytes: 0, fill: undefined, valuesFill: undefined, decoder: undefined, viaZarrita: undefined, order: null, sharding: undefined, chain: undefined, shardAccess: { reader: undefined }, fillRefusal: undefined, pool: undefined };
   if (typeof Container !== "function") {
     plan.viaZarrita = "zarrita's array context was not found";
     return plan;
@@ -223,16 +227,29 @@ function sameShape(a, b) {
 /**
  * The plan of `arr`, made on its first read; with `dtype` (read's option),
  * the plan of its values cast to that type (typed-plan.js), made on the
- * first read that asks for it.
+ * first read that asks for it. The plan is made for every read that waits
+ * on it, with no read's own signal: its requests (the array's zarr.json,
+ * where read needs what zarrita does not show) stop only once every read
+ * waiting on it has aborted, and each read stops waiting at its own abort
+ * (shared-signal.js).
  */
 export function planOf(arr, signal, dtype) {
-  let plan = plans.get(arr);
-  if (!plan) {
-    plan = makePlan(arr, signal);
-    plans.set(arr, plan);
-    // A failed plan (a store error) is not kept.
-    plan.catch(() => plans.delete(arr));
+  let making = plans.get(arr);
+  if (!making || !making.shared.join(signal)) {
+    const shared = joinableSignal();
+    shared.join(signal);
+    making = { shared, plan: makePlan(arr, shared.signal) };
+    plans.set(arr, making);
+    const current = making;
+    making.plan.then(
+      () => shared.release(),
+      () => {
+        shared.release();
+        // A failed plan (a store error, every read waiting on it aborted) is not kept.
+        if (plans.get(arr) === current) plans.delete(arr);
+      },
+    );
   }
-  if (dtype === undefined || dtype === arr.dtype) return plan;
-  return plan.then((base) => typedPlanOf(arr, base, dtype));
+  const plan = dtype === undefined || dtype === arr.dtype ? making.plan : making.plan.then((base) => typedPlanOf(arr, base, dtype));
+  return untilAborted(plan, signal);
 }

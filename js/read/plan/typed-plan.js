@@ -5,7 +5,9 @@
 // own (plan.js) with the output's container and element size, the fill
 // cast the same way, and a decoder that casts each chunk's values in the
 // same pass (decode/values-decoder.js); where zarrita decodes the chunks,
-// each chunk it decodes is cast (`convert`). Made once per array and type.
+// each chunk it decodes is cast (`convert`). Made once per array and type;
+// it shares the array's own shard reader (its indexes) with every other
+// plan of the array (plan.js shardAccess).
 import { describe, ZarrCodecError } from "../../errors.js";
 import { numericType } from "../../array-to-array/numeric-types.js";
 import { chunkDecoder } from "../decode/chunk-decoder.js";
@@ -19,12 +21,24 @@ export function checkDtype(dtype, arr) {
   throw new ZarrCodecError("INVALID_INPUT", `read: dtype must name a numeric data type ("float32", "uint8", "int16", "float64", ...), got ${describe(dtype)}`);
 }
 
-// One element's bytes of `from` cast to `to`.
-function castFill(fill, from, to, cast) {
+// One element's bytes of `from` cast to `to`; where the fill has no value
+// of `to` (a NaN fill read as uint8), the refusal, which the fetch stage
+// raises only for a chunk that is missing (chunk-source.js): a read whose
+// chunks all exist never needs the fill.
+function castFill(fill, from, to, cast, elementBytes) {
   const Source = numericType(from).container();
   const one = new Source(fill.buffer.slice(fill.byteOffset, fill.byteOffset + fill.byteLength));
-  const out = cast.cast(one);
-  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength).slice();
+  try {
+    const out = cast.cast(one);
+    return { fill: new Uint8Array(out.buffer, out.byteOffset, out.byteLength).slice(), fillRefusal: undefined };
+  } catch (error) {
+    if (!(error instanceof ZarrCodecError)) throw error;
+    const why = error.message.replace(/^read \(dtype [^)]*\): /, "");
+    const fillRefusal = (where) =>
+      new ZarrCodecError(error.code, `${where} is missing, and its fill value cannot be read as ${to} (read's dtype): ${why}`, { cause: error });
+    // Never placed: the fetch stage refuses a missing chunk first.
+    return { fill: new Uint8Array(elementBytes), fillRefusal };
+  }
 }
 
 async function makeTypedPlan(arr, base, dtype) {
@@ -40,10 +54,9 @@ async function makeTypedPlan(arr, base, dtype) {
     Container,
     elementBytes,
     outputType: dtype,
-    fill: base.fill === undefined ? undefined : castFill(base.fill, from, dtype, cast),
+    ...(base.fill === undefined ? { fill: undefined, fillRefusal: undefined } : castFill(base.fill, from, dtype, cast, elementBytes)),
     decoder: undefined,
     pool: undefined,
-    shards: undefined,
     // A chunk zarrita decoded, its values cast.
     convert: (chunk) => ({ data: cast.cast(chunk.data), shape: chunk.shape, stride: chunk.stride }),
   };

@@ -8,16 +8,15 @@
 // export ("zarrita.context"); its members are camelCase in 0.7 and
 // snake_case in 0.5 and 0.6. Where it is not found (a future zarrita, or
 // something that is not a zarrita Array), read still works through the
-// public getChunk alone.
+// public getChunk alone. The symbol is one per zarrita copy: read notes
+// which copies its arrays come from (zarrita/copies.js).
 import { describe, ZarrCodecError } from "../../errors.js";
+import { noteZarritaArray } from "../../zarrita/copies.js";
 
 const CONTEXT = "zarrita.context";
 
-function contextOf(arr) {
-  for (const symbol of Object.getOwnPropertySymbols(arr)) {
-    if (symbol.description === CONTEXT) return arr[symbol];
-  }
-  return undefined;
+function contextSymbolOf(arr) {
+  return Object.getOwnPropertySymbols(arr).find((symbol) => symbol.description === CONTEXT);
 }
 
 /**
@@ -42,17 +41,20 @@ function contextOf(arr) {
 
 /** @returns {ZarritaArray} */
 export function zarritaArray(arr) {
+  let symbol;
   let context;
   let shape;
   let chunks;
   try {
-    context = contextOf(arr);
+    symbol = contextSymbolOf(arr);
+    context = symbol === undefined ? undefined : arr[symbol];
     shape = arr.shape;
     chunks = arr.chunks;
   } catch (cause) {
     throw notAnArray(arr, cause);
   }
   if (!Array.isArray(shape) || !Array.isArray(chunks) || typeof arr.getChunk !== "function") throw notAnArray(arr);
+  if (context && typeof context === "object") noteZarritaArray(arr, symbol, context);
   const chunkBytes = context?.getChunkBytes ?? context?.get_chunk_bytes;
   const encodeKey = context?.encodeChunkKey ?? context?.encode_chunk_key;
   return {

@@ -1,7 +1,7 @@
 // Vite's production build of one first-tile page, as a user's app builds
 // it (no configuration file, Vite's defaults): node build.mjs
-// <default|slim> <project> <out>. <project> holds src/ (this folder's) and
-// node_modules with the packed package and zarrita.
+// <default|slim|zarrita> <project> <out>. <project> holds src/ (this
+// folder's) and node_modules with the packed package and zarrita.
 import { join } from "node:path";
 import { build } from "vite";
 

@@ -14,6 +14,13 @@
 // machines this runs on, one load's time varies by 2x or more with what
 // else runs, more than the difference asked about (within 1.3x), so the
 // ratio is asserted only where FIRST_TILE_MAX_RATIO asks (a quiet machine).
+//
+// The same builds give the sizes docs/where-it-runs.md reports of a Vite
+// app (what a page downloads, the package's JavaScript among it, the
+// pool's worker, the chunks over Vite's 500 kB warning): each is measured
+// here and must be within 5% of the documented figure. The package's
+// share of the app's chunk is that chunk less the one of the same page
+// read by zarrita alone (src/zarrita-page.js, built, never loaded).
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -28,6 +35,8 @@ jest.setTimeout(600000);
 
 const APP = join(ROOT, "tests/apps/first-tile");
 const ENTRIES = ["default", "slim"];
+const BASELINE = "zarrita"; // built for its size only
+const SIZE_TOLERANCE = 0.05;
 const LOADS = Number(process.env.FIRST_TILE_LOADS ?? 7);
 const SHAPE = [1024, 1024];
 const CHUNK = [512, 512];
@@ -83,6 +92,7 @@ beforeAll(async () => {
     // Each build at the root of its own server, as it is deployed.
     sites.set(entry, { out, ...(await serve(out)) });
   }
+  execFileSync("node", [join(APP, "build.mjs"), BASELINE, project, join(project, `out-${BASELINE}`)], { stdio: "pipe" });
   browser = await launchChromium();
 });
 
@@ -176,4 +186,68 @@ test("first tile: the main entry compiles the streamed .wasm as the slim entry d
   // a loaded shared one the loads' spread exceeds the difference.
   const limit = Number(process.env.FIRST_TILE_MAX_RATIO);
   if (limit > 0) expect(m.default / m.slim).toBeLessThanOrEqual(limit);
+});
+
+// Each file a build emitted, by its name with Vite's content hash written
+// <hash> (as the docs name them): bytes, and bytes after GNU gzip -9.
+function emitted(out, dir = out) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((f) => {
+    const path = join(dir, f.name);
+    if (f.isDirectory()) return emitted(out, path);
+    const bytes = readFileSync(path).length;
+    const gzip = execFileSync("gzip", ["-9", "-c", path], { maxBuffer: 1 << 24 }).length;
+    return [[f.name.replace(/-[\w-]{8}(\.\w+)$/, "-<hash>$1"), { bytes, gzip }]];
+  });
+}
+
+// The rows of docs/where-it-runs.md's tables that name a file of a Vite
+// build (`name-<hash>.js`) with its size and gzip size in kB (1,000
+// bytes). A row that says "zarrita alone (n kB, m kB gzip)" gives the
+// file less the zarrita-alone page's chunk, and that chunk's sizes.
+function documentedSizes() {
+  const doc = readFileSync(join(ROOT, "docs/where-it-runs.md"), "utf8");
+  return doc.split("\n").filter((line) => line.startsWith("| ")).flatMap((line) => {
+    const cells = line.split("|").slice(1, -1).map((cell) => cell.trim());
+    const file = cells[0].match(/`([\w.-]+-<hash>\.(?:js|wasm))`/)?.[1];
+    if (!file) return [];
+    const kB = (text) => Number(text.replace(/,/g, "")) * 1000;
+    const [bytes, gzip] = cells.slice(1).map((cell) => cell.match(/^([\d,]+\.\d+) kB$/)?.[1]).filter(Boolean).map(kB);
+    const baseline = cells[0].match(/zarrita alone \(([\d,]+\.\d+) kB, ([\d,]+\.\d+) kB gzip\)/);
+    return [
+      { row: cells[0], file, less: baseline !== null, bytes, gzip },
+      ...(baseline ? [{ row: "zarrita alone's chunk", file: `${BASELINE}-<hash>.js`, less: false, bytes: kB(baseline[1]), gzip: kB(baseline[2]) }] : []),
+    ];
+  });
+}
+
+test(`the sizes of a Vite build docs/where-it-runs.md gives are this build's, within ${SIZE_TOLERANCE * 100}%`, () => {
+  const sizes = new Map([...ENTRIES, BASELINE].flatMap((entry) => emitted(join(project, `out-${entry}`))));
+  const baseline = sizes.get(`${BASELINE}-<hash>.js`);
+  const rows = documentedSizes();
+  // What a page fetches (its chunk, the package's share of it, the glue,
+  // the .wasm), the slim entry's chunk, the pool's worker, the inlined
+  // copy; and the chunks over Vite's warning (the inlined copy again).
+  expect(rows.map((r) => r.file + (r.less ? " less zarrita" : "")).sort()).toEqual([
+    "blosc-<hash>.js", "default-<hash>.js", "default-<hash>.js less zarrita", "read-worker-<hash>.js", "slim-<hash>.js",
+    "zarr-codecs-wasm-<hash>.js", "zarr-codecs-wasm-<hash>.wasm", "zarr-codecs-wasm.inline-<hash>.js",
+    "zarr-codecs-wasm.inline-<hash>.js", "zarrita-<hash>.js", "zstd-<hash>.js",
+  ]);
+  const kB = (n) => `${(n / 1000).toFixed(2)} kB`;
+  const measured = rows.map(({ row, file, less, bytes, gzip }) => {
+    const size = sizes.get(file);
+    expect({ file, emitted: size !== undefined }).toEqual({ file, emitted: true });
+    const got = less ? { bytes: size.bytes - baseline.bytes, gzip: size.gzip - baseline.gzip } : size;
+    return { row, documented: { bytes, gzip }, got };
+  });
+  process.stdout.write(
+    `sizes of the first-tile Vite build (kB: 1,000 bytes; gzip -9), zarrita alone's chunk ${kB(baseline.bytes)}, ${kB(baseline.gzip)} gzip:\n` +
+      measured.map(({ row, got }) => `  ${kB(got.bytes).padStart(10)} ${kB(got.gzip).padStart(10)}  ${row}\n`).join(""),
+  );
+  for (const { row, documented, got } of measured) {
+    for (const what of ["bytes", "gzip"]) {
+      const off = Math.abs(documented[what] - got[what]) / got[what];
+      expect({ row, what, documented: kB(documented[what]), measured: kB(got[what]), within: off <= SIZE_TOLERANCE })
+        .toEqual({ row, what, documented: kB(documented[what]), measured: kB(got[what]), within: true });
+    }
+  }
 });

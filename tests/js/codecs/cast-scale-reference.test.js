@@ -92,32 +92,6 @@ describe("scale_offset against numpy's arithmetic in the array's type", () => {
   });
 });
 
-// The formats' layouts of float-formats.js against the wasm core's own
-// (one source of truth would be better; two that must agree is checked).
-import { BytesCodec } from "../../../js/index.js";
-import { codeOfValue, FLOAT_FORMATS, valueOfCode } from "../../../js/array-to-array/float-formats.js";
-import { typeInfo } from "../../../js/types/type-info.js";
-
-describe("float formats agree with the core's", () => {
-  test.each([...FLOAT_FORMATS.keys()])("%s: every code's value, largest value and NaN code", (name) => {
-    const format = FLOAT_FORMATS.get(name);
-    const count = format.bits === 16 ? 65536 : 2 ** format.bits;
-    const codes = format.bits === 16 ? new Uint16Array(count).map((_, i) => i) : new Uint8Array(count).map((_, i) => i);
-    const widened = BytesCodec.fromConfig({ endian: "little" }, { dataType: name, shape: [count] }, { floats: "float32" }).decode(
-      new Uint8Array(codes.buffer),
-    ).data;
-    const values = Array.from(codes, (code) => valueOfCode(format, code));
-    expect(values).toEqual(Array.from(widened));
-    // and back: each value's code is its own (NaN apart, and fnuz's one zero)
-    const back = Array.from(codes, (code) => (Number.isNaN(values[code]) ? code : codeOfValue(format, values[code])));
-    expect(back).toEqual(Array.from(codes));
-    const info = typeInfo(name);
-    expect(format.largest).toBe(info.floatLargest);
-    expect(format.hasInfinity).toBe(info.floatHasInfinity);
-    if (format.hasNaN) expect(format.nanCode).toBe(info.floatNanCode);
-  });
-});
-
 describe("the scale_offset page's fixedscaleoffset conversion example", () => {
   // float32, fill 10, values in [10, 100] -> uint8 with fill 0, values in [0, 10]:
   // scale_offset { scale: 0.1, offset: 10 } then cast_value { data_type: uint8, out_of_range: wrap }.

@@ -2,6 +2,7 @@
 // package's error with a precise message, before any large allocation, and
 // the codecs (and the wasm instance) keep working afterwards.
 import { beforeAll, expect, test } from "@jest/globals";
+import * as zarrNamespace from "zarrita";
 import { expectCodecError } from "../support/expect-error.js";
 import {
   BytesCodec,
@@ -79,7 +80,16 @@ const TABLE = [
   // the JS surface
   ["register(null)", () => register(null), "INVALID_REGISTRY", "register: expected a codec registry (a Map such as zarr.registry), got null"],
   ["register of a string", () => register("zarr.registry"), "INVALID_REGISTRY", 'register: expected a codec registry (a Map such as zarr.registry), got "zarr.registry"'],
+  ["register of zarrita's module namespace", () => register(zarrNamespace), "INVALID_REGISTRY", 'register: expected a codec registry (a Map such as zarr.registry), got a module namespace: pass zarr.registry, not the module itself (import * as zarr from "zarrita")'],
+  ["register of an object with get and set", () => register({ get: () => undefined, set: () => undefined }), "INVALID_REGISTRY", "register: expected a codec registry (a Map such as zarr.registry), got an object with get and set, which is not a Map: pass zarr.registry"],
 ];
+
+test("register refuses a registry-like object before calling any of it (no promise of zarr.get or zarr.set left to reject)", () => {
+  const calls = [];
+  const lookalike = { get: (...a) => calls.push(["get", ...a]), set: (...a) => calls.push(["set", ...a]) };
+  expectCodecError(() => register(lookalike), "INVALID_REGISTRY", /not a Map: pass zarr\.registry/);
+  expect(calls).toEqual([]);
+});
 
 test(`the table has at least 30 hostile inputs (${TABLE.length})`, () => {
   expect(TABLE.length).toBeGreaterThanOrEqual(30);

@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { ready } from "../../../js/index.js";
 import { storedFill } from "../../../js/fills/stored-fill.js";
 import { parseDataType } from "../../../js/types/data-type.js";
-import { FORMATS, narrowReference, nextDouble, positiveValues, valueOfCode } from "../support/narrow-float-reference.js";
+import { FORMATS, narrowReference, nextDouble, roundingProbes, valueOfCode } from "../support/narrow-float-reference.js";
 
 beforeAll(async () => {
   await ready();
@@ -26,47 +26,12 @@ function fillCode(name, fill) {
   return bytes.length === 2 ? bytes[0] | (bytes[1] << 8) : bytes[0];
 }
 
-/** Doubles that probe the rounding between and around a format's values. */
-function probes(name) {
-  const values = positiveValues(name).map((v) => valueOfCode(name, v.code));
-  // Every neighbouring pair of an 8-bit or narrower format; for 16-bit
-  // formats the smallest, those around the subnormal/normal boundary and
-  // 1.0, the largest, and a spread between.
-  let pairs = values.slice(0, -1).map((v, i) => [v, values[i + 1]]);
-  if (pairs.length > 1000) {
-    const M = FORMATS[name].mantissaBits;
-    const one = values.indexOf(1);
-    const keep = new Set();
-    const around = (i, n) => {
-      for (let k = Math.max(0, i - n); k < Math.min(pairs.length, i + n); k++) keep.add(k);
-    };
-    around(0, 24);
-    around((1 << M) - 1, 24);
-    around(one, 24);
-    around(pairs.length - 1, 24);
-    for (let k = 0; k < pairs.length; k += 97) keep.add(k);
-    pairs = [...keep].map((k) => pairs[k]);
-  }
-  const out = [];
-  for (const [lo, hi] of pairs) {
-    const mid = (lo + hi) / 2; // exact: both have a few significant bits
-    out.push(lo, mid, nextDouble(mid, 1), nextDouble(mid, -1), lo + (hi - lo) / 4);
-  }
-  const least = values[0];
-  const largest = values[values.length - 1];
-  const top = largest - values[values.length - 2]; // the spacing at the top (e8m0: half of it)
-  const threshold = largest + (FORMATS[name].kind === "e8m0" ? largest : top) / 2;
-  out.push(least / 2, nextDouble(least / 2, 1), nextDouble(least / 2, -1), least / 4, 5e-324, 0);
-  out.push(largest, threshold, nextDouble(threshold, 1), nextDouble(threshold, -1), largest * 2, 1e300, Number.MAX_VALUE);
-  return [...out, ...out.map((x) => -x)];
-}
-
 // Each probe is a JSON number fill, as JSON.parse (or the package's
 // lossless parser) gives it: the double.
 const NARROW = Object.keys(FORMATS).filter((name) => name !== "float32" && name !== "float16");
 
 describe("float16: numpy's rounding of the double (npy_double_to_half)", () => {
-  const xs = probes("float16");
+  const xs = roundingProbes("float16");
   let numpyCodes;
   beforeAll(() => {
     // The doubles travel as their bit patterns, so nothing rounds them on the way.
@@ -100,7 +65,7 @@ describe("float16: numpy's rounding of the double (npy_double_to_half)", () => {
 });
 
 describe.each(NARROW)("%s: as ml_dtypes rounds a Python float", (name) => {
-  const xs = probes(name).filter((x) => Number.isFinite(x));
+  const xs = roundingProbes(name).filter((x) => Number.isFinite(x));
 
   test("every probe's code is the reference's", () => {
     const wrong = xs.map((x) => [x, fillCode(name, x), narrowReference(name, x)]).filter(([, got, want]) => got !== want);

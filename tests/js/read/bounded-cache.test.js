@@ -1,9 +1,9 @@
 // The byte-bounded cache of promises behind shard indexes and a chunk
-// cache (js/read/fetch/bounded-cache.js): least recently used dropped
+// cache (js/read/bounded-cache.js): least recently used dropped
 // first, entries on their way never dropped, a rejection not kept, and an
 // entry past the bound alone dropped by itself, the others kept.
 import { expect, test } from "@jest/globals";
-import { BoundedCache, ENTRY_BYTES } from "../../../js/read/fetch/bounded-cache.js";
+import { BoundedCache, ENTRY_BYTES } from "../../../js/read/bounded-cache.js";
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const sized = (value) => value;

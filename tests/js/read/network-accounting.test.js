@@ -1,11 +1,11 @@
 // What read counts of its store calls, per read and in the realm
-// (diagnostics().requests(), onProgress's bytes), against what a real
+// (diagnostics().requests(), onProgress's counts and bytes), against what a real
 // loopback server (tests/js/support/network-server.mjs) saw: requests and
 // bytes from its log, and bytes over-read worked out by hand from the
 // shard's index as written (hand-store.js).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
-import { diagnostics, read, ready, register, withDataTypes } from "../../../js/index.js";
+import { createChunkCache, diagnostics, read, ready, register, withDataTypes } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
@@ -71,6 +71,34 @@ describe("per read, as the server saw it", () => {
     expect(bytes.at(-1)).toBe(server.bytes);
     // Non-decreasing, as chunks arrive.
     expect(bytes).toEqual([...bytes].sort((a, b) => a - b));
+  });
+
+  test("onProgress's bytes count a coalesced answer whole when it arrives: the first chunk placed already reports all the read fetched", async () => {
+    const arr = await open("start");
+    // The first row of inner chunks: the index, then one coalesced request
+    // for the four (back to back in the shard).
+    const events = [];
+    await read(arr, [s(0, 64), null], { onProgress: (p) => events.push(p) });
+    const inner = innerChunks();
+    const data = inner[3].offset + inner[3].length - inner[0].offset;
+    expect(seen()).toEqual({ requests: 2, bytes: INDEX_BYTES + data });
+    expect(events.map((p) => [p.done, p.total, p.bytes])).toEqual([1, 2, 3, 4].map((done) => [done, 4, INDEX_BYTES + data]));
+    expect(events.map((p) => p.chunk.join(",")).sort()).toEqual(["0,0", "0,1", "0,2", "0,3"]);
+    expect(events.every((p) => p.worker === null)).toBe(true);
+  });
+
+  test("onProgress counts every chunk the selection touches, a missing one too; chunks from a cache add no bytes", async () => {
+    const arr = await open("plain");
+    const cache = createChunkCache();
+    const selection = [s(128, 256), s(128, 256)]; // chunks (2, 2), (2, 3), (3, 2) and the missing (3, 3)
+    const first = [];
+    await read(arr, selection, { cache, onProgress: (p) => first.push(p) });
+    expect(first.map((p) => [p.done, p.total])).toEqual([[1, 4], [2, 4], [3, 4], [4, 4]]);
+    expect(first.map((p) => p.chunk.join(",")).sort()).toEqual(["2,2", "2,3", "3,2", "3,3"]);
+    expect(first.at(-1).bytes).toBe(seen().bytes);
+    const again = [];
+    await read(arr, selection, { cache, onProgress: (p) => again.push(p) });
+    expect(again.map((p) => [p.done, p.total, p.bytes])).toEqual([[1, 4, 0], [2, 4, 0], [3, 4, 0], [4, 4, 0]]);
   });
 
   test("a missing chunk is one request (its 404) and no bytes", async () => {
@@ -142,7 +170,7 @@ describe("in the realm", () => {
     expect(totals).toMatchObject({ reads: 1, failedReads: 1, requests: 1, failedRequests: 1, bytes: 0 });
     expect(recent).toHaveLength(1);
     expect(recent[0]).toMatchObject({ path: "/plain", failed: true, error: "FETCH_FAILED", requests: 1 });
-    expect(diagnostics().requests()).toEqual({ totals: { reads: 0, failedReads: 0, requests: 0, retries: 0, failedRequests: 0, bytes: 0, overReadBytes: 0 }, recent: [] });
+    expect(diagnostics().requests()).toEqual({ totals: { reads: 0, failedReads: 0, requests: 0, retries: 0, failedRequests: 0, bytes: 0, overReadBytes: 0 }, recent: [], scheduled: { waiting: 0, inFlight: 0, sent: 0, droppedBeforeSending: 0, abortedInFlight: 0, bytes: 0 } });
   });
 
   test("the last 32 reads are kept, oldest first", async () => {

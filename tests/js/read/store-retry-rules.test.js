@@ -5,8 +5,8 @@
 // zarrita's FetchStore message, a store of one's own with a status field.
 // The retries themselves, against a real server: network-retries.test.js.
 import { describe, expect, test } from "@jest/globals";
-import { classify, statusOf } from "../../../js/read/fetch/transient-failures.js";
-import { backoffDelay, wait } from "../../../js/read/fetch/backoff.js";
+import { classify, statusOf } from "../../../js/read/fetch/requests/transient-failures.js";
+import { backoffDelay, wait } from "../../../js/read/fetch/requests/backoff.js";
 
 const withCause = (error, cause) => Object.assign(error, { cause });
 

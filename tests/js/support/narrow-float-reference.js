@@ -219,3 +219,43 @@ export function nextDouble(x, step) {
   view.setBigUint64(0, view.getBigUint64(0) + BigInt(step));
   return view.getFloat64(0);
 }
+
+/**
+ * Doubles that probe the rounding between and around a format's values:
+ * neighbouring values, their midpoints and one double ulp either side, a
+ * quarter of the way; below the least value; the overflow threshold; each
+ * with both signs.
+ */
+export function roundingProbes(name) {
+  const values = positiveValues(name).map((v) => valueOfCode(name, v.code));
+  // Every neighbouring pair of an 8-bit or narrower format; for 16-bit
+  // formats the smallest, those around the subnormal/normal boundary and
+  // 1.0, the largest, and a spread between.
+  let pairs = values.slice(0, -1).map((v, i) => [v, values[i + 1]]);
+  if (pairs.length > 1000) {
+    const M = FORMATS[name].mantissaBits;
+    const one = values.indexOf(1);
+    const keep = new Set();
+    const around = (i, n) => {
+      for (let k = Math.max(0, i - n); k < Math.min(pairs.length, i + n); k++) keep.add(k);
+    };
+    around(0, 24);
+    around((1 << M) - 1, 24);
+    around(one, 24);
+    around(pairs.length - 1, 24);
+    for (let k = 0; k < pairs.length; k += 97) keep.add(k);
+    pairs = [...keep].map((k) => pairs[k]);
+  }
+  const out = [];
+  for (const [lo, hi] of pairs) {
+    const mid = (lo + hi) / 2; // exact: both have a few significant bits
+    out.push(lo, mid, nextDouble(mid, 1), nextDouble(mid, -1), lo + (hi - lo) / 4);
+  }
+  const least = values[0];
+  const largest = values[values.length - 1];
+  const top = largest - values[values.length - 2]; // the spacing at the top (e8m0: half of it)
+  const threshold = largest + (FORMATS[name].kind === "e8m0" ? largest : top) / 2;
+  out.push(least / 2, nextDouble(least / 2, 1), nextDouble(least / 2, -1), least / 4, 5e-324, 0);
+  out.push(largest, threshold, nextDouble(threshold, 1), nextDouble(threshold, -1), largest * 2, 1e300, Number.MAX_VALUE);
+  return [...out, ...out.map((x) => -x)];
+}

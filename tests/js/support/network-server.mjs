@@ -51,6 +51,15 @@ function parseRange(header, size) {
   return { start, end };
 }
 
+// The part a server that answers ranges its own way sends for `range`.
+function answered(range, size, how) {
+  if (!range || range.unsatisfiable || how === "exact") return range;
+  if (how === "to-end") return { start: range.start, end: size };
+  if (range.end - range.start < (how.atLeast ?? 0)) return range;
+  const end = Math.max(range.start + 1, Math.min(size, range.end + how.extra));
+  return { start: range.start, end };
+}
+
 // Bytes a link sends of one answer in its turn. Small, so that a short
 // answer (a shard's index) sharing the link with long ones waits behind
 // few bytes, as packets of concurrent answers interleave on a real link:
@@ -136,10 +145,17 @@ function createLink(rate) {
  *                            // way; "refuse": answered 416 (a server that
  *                            // takes only the forms bytes=a-b and bytes=a-)
  *   cors?: boolean,
+ *   rangeAnswer?: "exact" | "to-end" | {extra: number},
+ *                            // how a range bytes=a-b is answered (a 206 whose
+ *                            // Content-Range says what was sent): "exact";
+ *                            // "to-end", a..EOF (a server that honours only the
+ *                            // start); {extra: n, atLeast?: m}, n bytes more than
+ *                            // asked (n < 0: fewer), within the file, for ranges
+ *                            // of at least m bytes (0)
  * }} [options]
  */
 export async function startNetworkServer(files, options = {}) {
-  const settings = { latencyMs: 0, maxConcurrent: Infinity, rateBytesPerSec: Infinity, ranges: true, suffixRanges: true, cors: true, ...options };
+  const settings = { latencyMs: 0, maxConcurrent: Infinity, rateBytesPerSec: Infinity, ranges: true, suffixRanges: true, cors: true, rangeAnswer: "exact", ...options };
   // Times on performance.now()'s clock, so a benchmark in this process can
   // lay each request on its reads' timeline (the round trips in a row):
   // startMs when the request arrived; turnMs when it got its turn under
@@ -154,6 +170,8 @@ export async function startNetworkServer(files, options = {}) {
   let log = [];
   /** path -> faults still to serve: "503", "429", "reset" */
   const faults = new Map();
+  /** path -> the answers held until release(path) */
+  const stalled = new Map();
   let serving = 0;
   const waiting = [];
   let inFlightPeak = 0;
@@ -234,6 +252,16 @@ export async function startNetworkServer(files, options = {}) {
       // answer (the client may have all of it a little before "finish").
       let sentAllMs;
       res.once("finish", () => (entry.endMs = sentAllMs ?? performance.now()));
+      // A stalled path answers once released (a body that never comes).
+      if (stalled.has(path)) {
+        await new Promise((resolve) => stalled.get(path).push(resolve));
+        if (clientGone) {
+          // Its client went away while it was held: nothing was sent.
+          entry.aborted = true;
+          entry.endMs = performance.now();
+          return;
+        }
+      }
       const pending = faults.get(path);
       if (pending?.length) {
         const fault = pending.shift();
@@ -259,7 +287,7 @@ export async function startNetworkServer(files, options = {}) {
       const suffix = /^bytes=-/.test(req.headers.range ?? "");
       const honour = settings.ranges && (settings.suffixRanges === true || !suffix);
       const refused = settings.ranges && suffix && settings.suffixRanges === "refuse";
-      const range = refused ? { unsatisfiable: true } : honour ? parseRange(req.headers.range, body.length) : undefined;
+      const range = refused ? { unsatisfiable: true } : honour ? answered(parseRange(req.headers.range, body.length), body.length, settings.rangeAnswer) : undefined;
       const acceptRanges = settings.ranges ? { "accept-ranges": "bytes" } : {};
       if (range?.unsatisfiable) {
         entry.status = 416;
@@ -346,8 +374,22 @@ export async function startNetworkServer(files, options = {}) {
     fail(path, ...list) {
       faults.set(path, [...(faults.get(path) ?? []), ...list]);
     },
+    /** Requests of `path` arrive (and are logged) but are answered only at release(path). */
+    stall(path) {
+      if (!stalled.has(path)) stalled.set(path, []);
+    },
+    /** Answers the stalled requests of `path` (every path without one), and stalls it no more. */
+    release(path) {
+      for (const [p, waiting] of stalled) {
+        if (path !== undefined && p !== path) continue;
+        stalled.delete(p);
+        waiting.forEach((resolve) => resolve());
+      }
+    },
     close: () =>
       new Promise((resolve) => {
+        for (const waiting of stalled.values()) waiting.forEach((r) => r());
+        stalled.clear();
         link.close();
         server.closeAllConnections?.();
         server.close(() => resolve(undefined));

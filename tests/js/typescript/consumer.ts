@@ -35,6 +35,7 @@ import {
   type BoolColumnValues,
   type MemorySettings,
   type ReadScratch,
+  type ZarritaCopy,
   type BytesConfiguration,
   type Chunk,
   type ChunkLike,
@@ -382,6 +383,14 @@ export function diagnose(codec: BytesCodec): number {
   d.runKernel(N5DefaultCodec.fromConfig({ codecs: [{ name: "transpose", configuration: { order: [0] } }, { name: "bytes" }] }, { dataType: "uint8", shape: [1] }), "decode", 1);
   const scratch: ReadScratch = d.readScratch(true);
   return d.liveInstances() + d.wasmMemoryBytes() + scratch.peakBytes + d.recycles();
+}
+
+export async function unregisteredCopies(): Promise<string[]> {
+  const copies: ZarritaCopy[] = await diagnostics().zarritaCopies();
+  // @ts-expect-error a promise: whether a copy is registered is asked of it
+  diagnostics().zarritaCopies().length;
+  // registered is undefined where the copy could not be asked
+  return copies.filter((c) => c.registered !== true).map((c) => `${c.zarrita}: ${c.arrays} arrays, first ${c.firstPath}`);
 }
 
 // ---- memory ----------------------------------------------------------------------

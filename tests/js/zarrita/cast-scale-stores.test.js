@@ -7,7 +7,7 @@
 // unhandled rejection on a chain of two codecs it does not know.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { createReadPool, read, ready, register } from "../../../js/index.js";
-import { memoryStore } from "../support/memory-store.js";
+import { memoryStore, rejectionOf } from "../support/memory-store.js";
 import { ZARRITAS } from "../support/zarritas.js";
 import { spawnSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
@@ -240,6 +240,43 @@ describe("registered on every zarrita", () => {
       stored: new Float32Array([1.5, -2, 0, 0]),
     };
     expect(await getAll(zarr7, spec)).toEqual([1.5, -2, 0, 0]);
+  });
+
+  // Where ours refuses a float16 chain (a fill the page's round trip rule
+  // refuses), zarrita 0.7.5's own cast_value would read the float16 bit
+  // codes as numbers (1, -0, 2 as 15360, 32768, 16384) with no error, as on
+  // main at 4229392: the refusal stands, on every path.
+  const F16_CODES = new Uint16Array([0x3c00, 0x8000, 0x4000, 0]);
+  const F16_REFUSED = [
+    [
+      "a float32 fill of 0.1 stored as float16",
+      { dataType: "float32", fill: 0.1, codecs: [{ name: "cast_value", configuration: { data_type: "float16" } }, { name: "bytes", configuration: { endian: "little" } }], stored: F16_CODES },
+      /the fill value 0\.1 does not survive the round trip through float16 \(it comes back as 0\.0999755859375\)/,
+    ],
+    [
+      "a fill of 0 behind a scale_offset with an offset of 0.3",
+      {
+        dataType: "float32", fill: 0,
+        codecs: [{ name: "scale_offset", configuration: { offset: 0.3 } }, { name: "cast_value", configuration: { data_type: "float16" } }, { name: "bytes", configuration: { endian: "little" } }],
+        stored: F16_CODES,
+      },
+      /does not survive the round trip through float16/,
+    ],
+  ];
+  test.each(F16_REFUSED)("zarrita 0.7.5: %s is refused, never read by zarrita's own cast_value", async (_, spec, why) => {
+    const zarritaAlone = /zarrita's own cast_value, which register\(\) replaced, is not used instead: it would read float16 bit codes as numbers \(this runtime has no Float16Array\)/;
+    const arr = await zarr7.open(zarr7.root(store(spec)).resolve("a"), { kind: "array" });
+    const pool = createReadPool({ workers: 1, inThreadChunks: 0 });
+    try {
+      for (const attempt of [zarr7.get(arr, null), read(arr, null), read(arr, null, { pool }), read(arr, null, { into: new Float32Array(4) })]) {
+        const error = await rejectionOf(attempt);
+        expect(error?.code).toBe("INVALID_METADATA");
+        expect(error.message).toMatch(why);
+        expect(error.message).toMatch(zarritaAlone);
+      }
+    } finally {
+      await pool.close();
+    }
   });
 
   // Encode: zarr.set writes through our codecs; the stored bytes are the

@@ -43,13 +43,19 @@ const ZARRITA_07_LOSES = new Set(["fso_u1_i8_then_i8_u1"]);
 // astype, byte order included; every zarrita reads them in the array's
 // byte order (its bytes codec is the dtype's). read takes the filters'.
 const ZARRITA_TAKES_ARRAY_BYTE_ORDER = new Set(["fso_be_f8_as_le_i2", "fso_le_f8_as_be_i2", "delta_be_i4_as_le_i2"]);
+// zarr-python 2 writes a FixedScaleOffset's Python floats as "1000000.0";
+// zarrita's JSON.parse keeps no trace of the ".0", and numpy types a float
+// scalar otherwise than an int (float32 arithmetic stays float32), so
+// zarr.get's values differ in their last bits; read reads the .zarray's
+// text (on main at 4229392 read differed too).
+const ZARRITA_LOSES_FLOAT_TEXT = new Set(["fso_f4_float_scalars"]);
 
 describe.each(ZARRITAS)("zarrita %s", (version, zarr) => {
   for (const name of Object.keys(EXPECTED_V2)) {
     test(`v2 ${name}: zarr.get and read give what numcodecs decodes`, async () => {
       const arr = await zarr.open.v2(zarr.root(new FileSystemStore(V2)).resolve(name), { kind: "array" });
       expect(hex((await read(arr)).data)).toBe(EXPECTED_V2[name].little_endian_hex);
-      if ((ZARRITA_07_LOSES.has(name) && version.startsWith("0.7")) || ZARRITA_TAKES_ARRAY_BYTE_ORDER.has(name)) {
+      if ((ZARRITA_07_LOSES.has(name) && version.startsWith("0.7")) || ZARRITA_TAKES_ARRAY_BYTE_ORDER.has(name) || ZARRITA_LOSES_FLOAT_TEXT.has(name)) {
         const got = await zarr.get(arr).then((r) => hex(inCOrder(r)), (e) => e);
         expect(got).not.toBe(EXPECTED_V2[name].little_endian_hex);
         return;
@@ -100,9 +106,11 @@ describe("read with a pool", () => {
   afterAll(() => pool?.close());
 
   test.each(ZARRITAS)("zarrita %s: the same values as numcodecs decodes", async (_version, zarr) => {
-    for (const name of ["delta_i2_as_i1", "quantize_f4_d2", "astype_f8_as_f4", "delta_i4_2d_shuffle_zlib"]) {
+    for (const name of ["delta_i2_as_i1", "quantize_f4_d2", "astype_f8_as_f4", "delta_i4_2d_shuffle_zlib", "fso_f4_float_scalars"]) {
       const arr = await zarr.open.v2(zarr.root(new FileSystemStore(V2)).resolve(name), { kind: "array" });
       expect([name, hex((await read(arr, null, { pool })).data)]).toEqual([name, EXPECTED_V2[name].little_endian_hex]);
+      const into = new Float32Array(EXPECTED_V2[name].shape.reduce((a, b) => a * b, 1) * (name === "fso_f4_float_scalars" ? 1 : 0));
+      if (into.length) expect([name, hex((await read(arr, null, { into })).data)]).toEqual([name, EXPECTED_V2[name].little_endian_hex]);
     }
     for (const name of ["reshape_delta", "numcodecs_fixedscaleoffset_f4_u2"]) {
       const arr = await zarr.open.v3(zarr.root(new FileSystemStore(V3)).resolve(name), { kind: "array" });

@@ -1,0 +1,20 @@
+import * as zarr from "zarrita";
+import { createReadPool, read, ready, register } from "../js/index.js";
+import { writeArray } from "../tests/js/support/hand-store.js";
+import { memoryStore } from "../tests/js/support/memory-store.js";
+await ready(); register(zarr.registry);
+const files = new Map();
+const n = 64, w = 256;
+const values = Uint16Array.from({ length: n * 64 * w }, (_, i) => i & 0xffff);
+writeArray(files, "/a", { values, dataType: "uint16", shape: [n * 64, w], chunkShape: [64, w], fillValue: 0, fillElement: Uint16Array.of(0), compressors: ["gzip"] });
+const store = memoryStore([...files]);
+const arr = await zarr.open(zarr.root(store).resolve("a"), { kind: "array" });
+const pool = createReadPool({ workers: 1, inThreadChunks: 0 });
+await read(arr, [zarr.slice(0, 64), null], { pool }); // warm
+const log = [];
+const s = zarr.slice;
+const A = read(arr, [s(0, 32 * 64), null], { pool, priority: 0, onProgress: (p) => log.push("A" + p.chunk[0]) });
+const B = read(arr, [s(32 * 64, 40 * 64), null], { pool, priority: 10, onProgress: (p) => log.push("B" + p.chunk[0]) });
+await Promise.all([A, B]);
+console.log(log.join(" "));
+await pool.close();

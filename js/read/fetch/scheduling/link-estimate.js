@@ -1,0 +1,140 @@
+// What the reads themselves see of the link to a store's server: its round
+// trip and its rate, learnt from the answers of every store call (the
+// gateway reports each: requests/store-requests.js), one estimate per
+// origin (a FetchStore's URL's origin; a store object where it has no URL),
+// shared by every array and read of it in the realm.
+//
+// They set how read coalesces a shard's ranges (shards/range-coalescer.js):
+//   - a gap is read through only where its bytes cost less than the round
+//     trip they save: gap <= round trip x rate (156 KB at 25 ms and
+//     50 Mbit/s; zarr-python 3.3's 1 MiB is a datacenter's figure, where
+//     a request costs more than a megabyte);
+//   - a merged answer is bounded so that decoding runs beside the transfer
+//     (an answer is decoded only once its last byte has come): at most
+//     what the link moves in MAX_ANSWER_MS, and never below one round
+//     trip's worth.
+// Before anything is known (the first requests to an origin), the gap is
+// a user's link's (25 ms at 50 Mbit/s: 156 KB), and an answer may be as
+// large as zarr-python's 16 MiB (the whole of a shard as zarr-python
+// writes it, in one request, on a fast link).
+//
+// The round trip: the shortest recent small answer. The rate: the bytes
+// of the recent answers over the time the link was busy bringing them (so
+// that answers sharing the link count together, as a gap's bytes share
+// it).
+
+/** Answers kept per origin. */
+const WINDOW = 48;
+/** An answer at most this large times its round trip. */
+const SMALL_ANSWER = 32 << 10;
+/** A rate is known once this many bytes were seen. */
+const RATE_EVIDENCE_BYTES = 512 << 10;
+/** An answer should take at most this long on the link alone. */
+export const MAX_ANSWER_MS = 250;
+
+/** The prior: a user's link, 25 ms and 50 Mbit/s. */
+export const PRIOR = Object.freeze({ rttMs: 25, bytesPerMs: 6250 });
+/** zarr-python 3.3's bounds, the most read ever merges. */
+export const CEILING = Object.freeze({ gapBytes: 1 << 20, answerBytes: 16 << 20 });
+
+const byOrigin = new Map();
+const byStore = new WeakMap();
+
+function originOf(store) {
+  try {
+    const url = store?.url;
+    const text = typeof url === "string" ? url : typeof url?.href === "string" ? url.href : undefined;
+    return text ? new URL(text).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class LinkEstimate {
+  /** @type {{startMs: number, endMs: number, bytes: number}[]} */
+  #answers = [];
+
+  /** A store call's answer: `bytes` came `endMs - startMs` after it was asked. */
+  observe(startMs, endMs, bytes) {
+    if (!(endMs >= startMs)) return;
+    this.#answers.push({ startMs, endMs, bytes });
+    if (this.#answers.length > WINDOW) this.#answers.shift();
+  }
+
+  /**
+   * The round trip in ms, or undefined before an answer was seen: the
+   * shortest of the recent small answers (an index, a HEAD), which the
+   * link's rate hardly lengthens, else of all answers. (A store that asks
+   * twice for a small answer, a HEAD and then the range, counts both
+   * round trips: an estimate on the long side, which the rate's, on the
+   * short side, offsets in the gap they make.)
+   */
+  get rttMs() {
+    let small;
+    let any;
+    for (const a of this.#answers) {
+      const ms = a.endMs - a.startMs;
+      if (any === undefined || ms < any) any = ms;
+      if (a.bytes <= SMALL_ANSWER && (small === undefined || ms < small)) small = ms;
+    }
+    return small ?? any;
+  }
+
+  /**
+   * The link's rate in bytes per ms, or undefined before enough bytes were
+   * seen: the bytes of the recent answers over the time the link was busy
+   * with them, the union of their spans from asking to the last byte. The
+   * round trips inside the spans make it an estimate on the short side, a
+   * small one where answers overlap, as they do when the link is busy.
+   */
+  get bytesPerMs() {
+    let bytes = 0;
+    const spans = [];
+    for (const a of this.#answers) {
+      if (a.bytes === 0) continue;
+      bytes += a.bytes;
+      spans.push([a.startMs, a.endMs]);
+    }
+    if (bytes < RATE_EVIDENCE_BYTES) return undefined;
+    spans.sort((x, y) => x[0] - y[0]);
+    let busy = 0;
+    let [from, to] = spans[0];
+    for (const [a, b] of spans) {
+      if (a > to) {
+        busy += to - from;
+        [from, to] = [a, b];
+      } else if (b > to) to = b;
+    }
+    busy += to - from;
+    // A burst faster than the clock can tell: at least 1 ms.
+    return bytes / Math.max(busy, 1);
+  }
+
+  /** The figures coalescing uses now: { rttMs, bytesPerMs, gapBytes, answerBytes, learnt }. */
+  figures() {
+    const rttMs = this.rttMs ?? PRIOR.rttMs;
+    const measured = this.bytesPerMs;
+    const bytesPerMs = measured ?? PRIOR.bytesPerMs;
+    const gapBytes = Math.min(CEILING.gapBytes, Math.floor(rttMs * bytesPerMs));
+    const answerBytes = measured === undefined ? CEILING.answerBytes : Math.min(CEILING.answerBytes, Math.max(Math.floor(MAX_ANSWER_MS * bytesPerMs), 2 * gapBytes, 64 << 10));
+    return { rttMs, bytesPerMs, gapBytes, answerBytes, learnt: measured !== undefined };
+  }
+}
+
+/** The link of `store`'s server (one per origin), made on first use. */
+export function linkOf(store) {
+  const origin = originOf(store);
+  if (origin !== undefined) {
+    let link = byOrigin.get(origin);
+    if (!link) byOrigin.set(origin, (link = new LinkEstimate()));
+    return link;
+  }
+  let link = byStore.get(store);
+  if (!link && store && typeof store === "object") byStore.set(store, (link = new LinkEstimate()));
+  return link ?? new LinkEstimate();
+}
+
+/** Forgets every origin's link (tests; a page whose network changed). */
+export function forgetLinks() {
+  byOrigin.clear();
+}

@@ -1,0 +1,43 @@
+// read's `priority` option: a number, or a function that returns one,
+// asked again each time a slot of the read's scheduler frees (a viewer
+// whose centre moves reorders what waits without asking again). Higher is
+// sooner; the default is 0.
+import { describe, messageOf, ZarrCodecError } from "../../../errors.js";
+
+/** @typedef {number | (() => number)} Priority */
+
+/**
+ * read's `priority` option, checked (a number or a function; NaN is no
+ * priority).
+ * @param {unknown} priority
+ * @param {string} [where]
+ * @returns {Priority}
+ */
+export function checkPriority(priority, where = "read") {
+  if (priority === undefined) return 0;
+  if (typeof priority === "function") return priority;
+  if (typeof priority === "number" && !Number.isNaN(priority)) return priority;
+  throw new ZarrCodecError("INVALID_INPUT", `${where}: priority must be a number or a function that returns one, got ${describe(priority)}`);
+}
+
+/**
+ * The value of a priority now. A function that throws, or returns what is
+ * not a number, fails the requests that asked with it (CALLBACK_FAILED);
+ * the scheduler's other requests go on.
+ * @param {Priority} priority
+ * @param {string} [where]
+ * @returns {number}
+ */
+export function priorityNow(priority, where = "read") {
+  if (typeof priority === "number") return priority;
+  let value;
+  try {
+    value = priority();
+  } catch (cause) {
+    throw new ZarrCodecError("CALLBACK_FAILED", `${where}: priority threw: ${messageOf(cause)}`, { cause });
+  }
+  if (typeof value !== "number" || Number.isNaN(value)) {
+    throw new ZarrCodecError("CALLBACK_FAILED", `${where}: priority must return a number, returned ${describe(value)}`);
+  }
+  return value;
+}
