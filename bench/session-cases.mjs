@@ -285,6 +285,7 @@ export function whereTimeWent(run, log, layout) {
     const set = wanted.get(e.path);
     let targetBytes = 0;
     let touches = false;
+    let carriesChunks = false;
     if (shard && set) {
       if (e.method === "HEAD") touches = true;
       else {
@@ -298,6 +299,7 @@ export function whereTimeWent(run, log, layout) {
           const overlap = Math.min(end, c.offset + c.length) - Math.max(start, c.offset);
           if (overlap > 0) {
             touches = true;
+            carriesChunks = true;
             targetBytes += overlap;
           }
         }
@@ -305,7 +307,7 @@ export function whereTimeWent(run, log, layout) {
         targetBytes = Math.min(targetBytes, e.bytes);
       }
     }
-    if (touches && e.endMs > from && e.startMs < to) forTarget.push(e);
+    if (touches && e.endMs > from && e.startMs < to) forTarget.push({ ...e, carriesChunks });
     // The share of this answer's bytes sent within [from, to].
     const first = e.firstByteMs ?? e.endMs;
     const span = e.endMs - first;
@@ -321,7 +323,11 @@ export function whereTimeWent(run, log, layout) {
     for (let j = 0; j < i; j++) if (sorted[j].endMs <= sorted[i].startMs) w = Math.max(w, waves[j] + 1);
     waves.push(w);
   }
-  const lastAnswer = Math.max(from, ...answered.map((e) => e.endMs));
+  // The last answer that brought the target's chunks (another array of
+  // the same shards, opened at another priority, asks for the shard's
+  // index too, and the log cannot tell whose it was).
+  const bringing = answered.filter((e) => e.carriesChunks);
+  const lastAnswer = Math.max(from, ...(bringing.length ? bringing : answered).map((e) => e.endMs));
   return {
     targetMs,
     requests: answered.length,
