@@ -20,7 +20,7 @@
 # (decompression alone) instead. With --quick the whole run ends with smoke
 # runs of the network bench (the 1024x1024 store at 0 ms: about 20 s,
 # values checked) and of the session bench (the same store, one round:
-# about 13 s with its three readers of today, values checked); without,
+# about 16 s with its five readers on a loaded machine, values checked); without,
 # both are left to `npm run bench -- network` (at 0, 25 and 100 ms it
 # takes 10 minutes and more) and `npm run bench -- session`.
 set -euo pipefail
