@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""The stores bench/network.mjs serves over loopback HTTP, written into a
-folder the bench removes afterwards:
+"""The stores bench/network.mjs and bench/session.mjs serve over loopback
+HTTP, written into a folder the bench removes afterwards:
 
     /usr/bin/python3 bench/make-network-store.py DIR [--quick]
 
@@ -9,7 +9,12 @@ microscopy-like), zstd, as two Zarr v3 arrays of the group DIR/image.zarr:
 
 - "sharded": 4 shards of 2048 x 2048, each holding 64 inner chunks of
   256 x 256;
-- "chunked": the same image in 256 x 256 chunks, unsharded.
+- "chunked": the same image in 256 x 256 chunks, unsharded;
+- "quarter": the image at 1/4 (1024 x 1024: every 4th row and column,
+  the nearest-neighbour downsampling ome-zarr-py's Scaler makes by
+  default), one shard of 16 inner chunks of 256 x 256: the overview
+  level a viewer asks for beside level-0 tiles (bench/session.mjs). Its
+  values are expected.u16's at [::4, ::4], so there is no file of them.
 
 zarr-python 3 is not installable here (Debian has zarr 2.13.6), so the
 layout is written from its source, zarr-python at commit
@@ -31,7 +36,8 @@ The inner chunks are numcodecs' Zstd(level=0) of the little-endian bytes
 (what zarr-python 3's ZstdCodec calls). --quick: 1024 x 1024 in shards of
 512 x 512 (inner 64 x 64): the same layout scaled down, 4 shards of 64
 inner chunks, so the benchmark's tiles (a sixteenth of the side) are
-inner chunks as in the full image.
+inner chunks as in the full image (and "quarter" 256 x 256, one shard of
+16 inner chunks of 64 x 64).
 """
 import importlib.util
 import json
@@ -129,6 +135,11 @@ def main(out, quick):
         for c in range(side // shard):
             blob = shard_blob(img[r * shard:(r + 1) * shard, c * shard:(c + 1) * shard], inner)
             write(os.path.join(root, "sharded", "c", str(r), str(c)), blob)
+
+    # The 1/4 level: one shard, its inner chunks those of level 0.
+    quarter = np.ascontiguousarray(img[::4, ::4])
+    write(os.path.join(root, "quarter", "zarr.json"), json.dumps(array_json(quarter.shape, quarter.shape, sharding), indent=2).encode())
+    write(os.path.join(root, "quarter", "c", "0", "0"), shard_blob(quarter, inner))
 
     write(os.path.join(root, "chunked", "zarr.json"), json.dumps(array_json(img.shape, (inner, inner), INNER_CODECS), indent=2).encode())
     for r in range(side // inner):

@@ -11,12 +11,16 @@
 // the page has no worker), and read() on withDataTypes(FetchStore), which
 // keeps the array's zarr.json from the open (as in bench/network.mjs). Each round opens a fresh store and array (not
 // timed, its requests not counted: the server's log is reset after it).
+// --rate: the server's answers share one link of R MB/s (as in
+// bench/network.mjs; "inf", the default: no link), each rate run at each
+// latency, with issue 41's goal on a link. A full run (not --quick, not
+// --no-write) writes its tables to bench/network-browser-results.md.
 // The temp folders (store, build) are removed at the end.
 //
-//   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--trace] [--no-store]
+//   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25,25,inf] [--trace] [--no-store] [--no-write]
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
@@ -37,7 +41,11 @@ const trace = args.includes("--trace");
 const noStore = args.includes("--no-store");
 const rounds = Number(option("rounds", quick ? 1 : 3));
 const latencies = option("latency", "25").split(",").map(Number);
+const rates = option("rate", "inf")
+  .split(",")
+  .map((r) => (r === "inf" ? Infinity : Number(r)));
 const names = ["zarrita", "coalesce", "read", "withDataTypes"];
+const write = !quick && !args.includes("--no-write");
 
 const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-browser-"));
 for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -85,14 +93,42 @@ try {
   }
 
   const cases = networkCases(side);
+  const loadBefore = loadavg();
+  const printed = [];
+  const print = (line) => {
+    console.log(line);
+    printed.push(line);
+  };
   for (const latencyMs of latencies) {
-    server.configure({ latencyMs });
-    const { rows, traces } = await measureCases({ cases, names, rounds, once, trace, hasCache: Boolean(cache) });
-    const header = `Chromium ${chrome} (Vite build)${noStore ? ", cache: no-store" : ""}, ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit); median of ${rounds}; ms (requests); read/x = x's ms / read's`;
-    printTable({ header, names, rows });
-    if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave; times from the driver's clock, ~1 ms early)\n${traces.join("\n")}`);
+    for (const rate of rates) {
+      server.configure({ latencyMs, rateBytesPerSec: rate * 1e6 });
+      const { rows, traces } = await measureCases({ cases, names, rounds, once, trace, hasCache: Boolean(cache), link: Number.isFinite(rate) });
+      const link = Number.isFinite(rate) ? `a link of ${rate} MB/s shared by every answer` : "no link limit";
+      const header = `Chromium ${chrome} (Vite build)${noStore ? ", cache: no-store" : ""}, ${latencyMs} ms per request, no cap at the server (the browser's own per-host limit), ${link}; median of ${rounds}; ms (requests, MiB moved); read/x = x's ms / read's`;
+      printTable({ header, names, rows }, print);
+      if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave; times from the driver's clock, ~1 ms early)\n${traces.join("\n")}`);
+    }
   }
   if (problems.length) throw new Error(`the page failed: ${problems.join("; ")}`);
+  const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
+  const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
+  console.log(load);
+  if (write) {
+    let commit = "unknown";
+    try {
+      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    } catch {}
+    const machine = `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
+    const md = [
+      `Reads over a network in Chromium (bench/network-browser.mjs ${args.join(" ")}), measured ${new Date().toISOString().slice(0, 10)} on ${machine}, commit ${commit}, ${load}.`,
+      "",
+      "```",
+      ...printed.filter((line) => line !== ""),
+      "```",
+      "",
+    ].join("\n");
+    writeFileSync(join(root, "bench/network-browser-results.md"), md);
+  }
 } finally {
   await browser?.close();
   pages?.server.close();

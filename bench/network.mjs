@@ -1,7 +1,9 @@
 // Reads over a network: a 4096 x 4096 uint16 zstd image served by a real
-// HTTP server on 127.0.0.1 (tests/js/support/network-server.mjs) that
-// waits a fixed time per request and serves a few at once (a browser's
-// six connections per host), written as zarr-python 3 writes it
+// HTTP server on 127.0.0.1 (tests/js/support/network-server.mjs, in a
+// worker thread so that decoding on this thread does not hold up its
+// timers: bench/network-server-thread.mjs) that waits a fixed time per
+// request and serves a few at once (a browser's six connections per
+// host), written as zarr-python 3 writes it
 // (bench/make-network-store.py): sharded (4 shards of 2048 x 2048, 64
 // inner chunks of 256 x 256 each, index at the end with crc32c) and
 // unsharded (256 x 256 chunks). Readers, side by side in one process,
@@ -24,24 +26,32 @@
 // neighbour; a pan of 8 viewports of 512 x 512, one after another; 16
 // tiles read at once (a tile layer's first screen); the pan back again
 // with a chunk cache (read with createChunkCache, where the package
-// exports it). Printed per latency: the median time of the rounds and the
-// requests the server saw, read's speed-up over zarrita alone and over
-// zarrita + withRangeCoalescing, and issue 34's goal, met or not.
+// exports it). --rate: the server's answers share one link of R MB/s
+// (10^6 bytes a second; "inf": no link, the default), each rate run at
+// each latency. Printed per latency and rate: the median time of the
+// rounds, the requests the server served and the MiB it sent, read's
+// speed-up over zarrita alone and over zarrita + withRangeCoalescing, and
+// the goal, met or not: issue 34's on an unlimited link, issue 41's on a
+// link (set at 6.25 MB/s: read >= 1.0x zarrita alone, bytes <= 1.15x
+// zarrita alone's).
 // --trace: each round's requests of zarrita and read on their timeline
 // (when each arrived at the server and was answered), with the round trips
 // they waited for in a row ("waves") and the time after the last answer.
 //
-//   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--concurrent=6] [--trace] [--suffix-requests]
+// A full run (not --quick, not --no-write) writes its tables to
+// bench/network-results.md, with the command line, machine and load.
+//
+//   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--rate=6.25,25,inf] [--concurrent=6] [--trace] [--suffix-requests] [--no-write]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import * as pkg from "../js/index.js";
-import { startNetworkServer } from "../tests/js/support/network-server.mjs";
 import { checkSample, logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
 import { loadFolder } from "./network-files.mjs";
+import { startNetworkServerThread } from "./network-server-thread.mjs";
 import { registries } from "./zarrita-alone.mjs";
 
 const { createReadPool, read } = pkg;
@@ -57,6 +67,11 @@ const fetchOptions = args.includes("--suffix-requests") ? { useSuffixRequest: tr
 const rounds = Number(option("rounds", quick ? 1 : 3));
 const latencies = option("latency", quick ? "0,25" : "0,25,100").split(",").map(Number);
 const maxConcurrent = Number(option("concurrent", 6));
+// MB/s (10^6 bytes a second) of the link every answer shares; inf: none.
+const rates = option("rate", "inf")
+  .split(",")
+  .map((r) => (r === "inf" ? Infinity : Number(r)));
+const write = !quick && !args.includes("--no-write");
 const gc = globalThis.gc ?? (() => {});
 
 const toSlices = (selection) => (selection ? selection.map(([a, b]) => zarr.slice(a, b)) : null);
@@ -76,7 +91,7 @@ try {
   const files = loadFolder(join(dir, "image.zarr"), "/image.zarr");
   const expected = new Uint16Array(readFileSync(join(dir, "expected.u16")).buffer.slice(0));
   const side = Math.sqrt(expected.length);
-  server = await startNetworkServer(files, { maxConcurrent });
+  server = await startNetworkServerThread(files, { maxConcurrent });
   const sizeOf = (path) => files.get(path)?.byteLength;
 
   // zarrita alone and the package, side by side (zarrita-alone.mjs).
@@ -110,12 +125,12 @@ try {
     };
     if (c.warm) await run(c.warm);
     gc();
-    server.reset();
+    await server.reset();
     const t0 = performance.now();
     await run(c.steps);
     const ms = performance.now() - t0 - checkMs;
     checkMs = 0;
-    const log = server.requests();
+    const log = await server.requests();
     return { ms, t0, log, ...logFacts(log, sizeOf) };
   }
 
@@ -128,15 +143,43 @@ try {
   }
 
   const cases = networkCases(side);
+  const loadBefore = loadavg();
+  const printed = [];
+  const print = (line) => {
+    console.log(line);
+    printed.push(line);
+  };
   for (const latencyMs of latencies) {
-    server.configure({ latencyMs });
-    const { rows, traces } = await measureCases({
-      cases, names, rounds, once, trace, hasCache: typeof createChunkCache === "function",
-      traceTail: (path) => `, then ${path.afterMs.toFixed(1)} ms to the end`,
-    });
-    const header = `${latencyMs} ms per request, at most ${maxConcurrent} at once${fetchOptions.useSuffixRequest ? ", suffix requests" : ""}; Node ${process.version}; median of ${rounds}; ms (requests); read/x = x's ms / read's`;
-    printTable({ header, names, rows });
-    if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave: round trips in a row)\n${traces.join("\n")}`);
+    for (const rate of rates) {
+      await server.configure({ latencyMs, rateBytesPerSec: rate * 1e6 });
+      const { rows, traces } = await measureCases({
+        cases, names, rounds, once, trace, hasCache: typeof createChunkCache === "function", link: Number.isFinite(rate),
+        traceTail: (path) => `, then ${path.afterMs.toFixed(1)} ms to the end`,
+      });
+      const link = Number.isFinite(rate) ? `a link of ${rate} MB/s shared by every answer` : "no link limit";
+      const header = `${latencyMs} ms per request, at most ${maxConcurrent} at once, ${link}${fetchOptions.useSuffixRequest ? ", suffix requests" : ""}; Node ${process.version}; median of ${rounds}; ms (requests, MiB moved); read/x = x's ms / read's`;
+      printTable({ header, names, rows }, print);
+      if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave: round trips in a row)\n${traces.join("\n")}`);
+    }
+  }
+  const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
+  const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
+  console.log(load);
+  if (write) {
+    let commit = "unknown";
+    try {
+      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    } catch {}
+    const machine = `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
+    const md = [
+      `Reads over a network (bench/network.mjs ${args.join(" ")}), measured ${new Date().toISOString().slice(0, 10)} on ${machine}, commit ${commit}, ${load}.`,
+      "",
+      "```",
+      ...printed.filter((line) => line !== ""),
+      "```",
+      "",
+    ].join("\n");
+    writeFileSync(join(root, "bench/network-results.md"), md);
   }
 } finally {
   await pool?.close();

@@ -14,11 +14,15 @@
 # array one alone; `npm run bench --
 # network [options]` reads over a loopback network (bench/network.mjs;
 # --browser: in Chromium, bench/network-browser.mjs); `npm run bench --
-# --compressors [options]` runs bench/compressors.mjs (decompression
-# alone) instead. With --quick the whole run ends with a smoke run of the
-# network bench (the 1024x1024 store at 0 ms: about 20 s, values checked);
-# without, the network bench is left to `npm run bench -- network` (at 0,
-# 25 and 100 ms it takes 10 minutes and more).
+# session [options]` a viewer's session over a user's link
+# (bench/session.mjs; --browser: in Chromium, bench/session-browser.mjs);
+# `npm run bench -- --compressors [options]` runs bench/compressors.mjs
+# (decompression alone) instead. With --quick the whole run ends with smoke
+# runs of the network bench (the 1024x1024 store at 0 ms: about 20 s,
+# values checked) and of the session bench (the same store, one round:
+# about 16 s with its five readers on a loaded machine, values checked); without,
+# both are left to `npm run bench -- network` (at 0, 25 and 100 ms it
+# takes 10 minutes and more) and `npm run bench -- session`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == pool ]]; then
@@ -40,6 +44,15 @@ if [[ "${1:-}" == network ]]; then
     exec node bench/network-browser.mjs "$@"
   fi
   exec node --expose-gc bench/network.mjs "$@"
+fi
+if [[ "${1:-}" == session ]]; then
+  shift
+  bash scripts/build-wasm.sh >/dev/null
+  if [[ "${1:-}" == --browser ]]; then
+    shift
+    exec node bench/session-browser.mjs "$@"
+  fi
+  exec node --expose-gc bench/session.mjs "$@"
 fi
 if [[ "${1:-}" == array-to-array ]]; then
   shift
@@ -83,6 +96,7 @@ node --expose-gc bench/array-to-array.mjs "${pool_args[@]}"
 for arg in "$@"; do
   if [[ "$arg" == --quick ]]; then
     node --expose-gc bench/network.mjs --quick --latency=0
+    node --expose-gc bench/session.mjs --quick
     break
   fi
 done
