@@ -109,7 +109,7 @@ export function printSession({ header, summary, rate, readers, scenarios, unhand
   const ms = (s, v, n) => summary[s][v][n]?.ms;
   const better = (s) => Math.min(...["zarrita", "coalesce"].map((n) => ms(s, "together", n)).filter((x) => x !== undefined));
   const verdict = (ok) => (ok === undefined ? "n/a" : ok ? "met" : "NOT met");
-  for (const n of ["read", "scheduler", "wrapper"]) {
+  for (const n of ["read", "scheduler", "wrapper"].filter((r) => readers[r])) {
     if (readers[n].built === false) {
       out(`  ${readers[n].title}: not built`);
       continue;
@@ -183,7 +183,7 @@ export function printSession({ header, summary, rate, readers, scenarios, unhand
   }
   if (readers.scheduler?.built || readers.wrapper?.built) {
     out("\nscheduler.stats() after each reader's median run:");
-    for (const s of scenarios) for (const n of ["scheduler", "wrapper"]) if (readers[n].built) out(`  ${s.name}, ${readers[n].title}: ${JSON.stringify(summary[s.name].together[n].stats)}`);
+    for (const s of scenarios) for (const n of ["scheduler", "wrapper"]) if (readers[n]?.built) out(`  ${s.name}, ${readers[n].title}: ${JSON.stringify(summary[s.name].together[n].stats)}`);
   }
 }
 

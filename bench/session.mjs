@@ -37,7 +37,7 @@
 // A full run (not --quick, not --no-write) writes bench/session-results.md
 // and .json.
 //
-//   node --expose-gc bench/session.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25] [--concurrent=6] [--trace] [--no-write]
+//   node --expose-gc bench/session.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25] [--concurrent=6] [--readers=zarrita,coalesce,read,scheduler,wrapper] [--trace] [--no-write]
 import { execFileSync } from "node:child_process";
 import { setMaxListeners } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -176,6 +176,9 @@ try {
       },
     },
   };
+  // --readers=scheduler,read: only those (tuning one reader; a full run takes all).
+  const only = option("readers", undefined)?.split(",");
+  for (const n of Object.keys(readers)) if (only && !only.includes(n)) delete readers[n];
   const names = Object.keys(readers);
   const built = names.filter((n) => readers[n].built !== false);
 

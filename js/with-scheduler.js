@@ -44,12 +44,12 @@ export function withScheduler(store, scheduler, options) {
   const link = linkOf(store);
 
   // One call of the store, once a slot is granted, at the store's priority.
-  async function scheduled(opts, bytes, call) {
+  async function scheduled(opts, bytes, call, suffix = false) {
     // A call of a read through this very scheduler holds its slot already.
     if (opts?.[SCHEDULED_BY] === queue) return call();
     const signal = opts?.signal;
     if (signal?.aborted) throw abortReason(signal);
-    const ticket = await slotOf(queue, { priority: () => priorityNow(priority, WHERE), signal, bytes });
+    const ticket = await slotOf(queue, { priority: () => priorityNow(priority, WHERE), signal, bytes, link });
     const started = now();
     let got;
     try {
@@ -57,7 +57,7 @@ export function withScheduler(store, scheduler, options) {
       return got;
     } finally {
       const length = got instanceof Uint8Array ? got.byteLength : 0;
-      if (got !== undefined) link.observe(started, now(), length);
+      if (got !== undefined) link.observe(started, now(), length, suffix);
       queue.release(ticket, { bytes: length, aborted: Boolean(signal?.aborted) });
     }
   }
@@ -66,7 +66,7 @@ export function withScheduler(store, scheduler, options) {
     get: (key, opts) => scheduled(opts, 0, () => store.get(key, opts)),
   };
   if (typeof store.getRange === "function") {
-    overrides.getRange = (key, range, opts) => scheduled(opts, range?.length ?? range?.suffixLength ?? 0, () => store.getRange(key, range, opts));
+    overrides.getRange = (key, range, opts) => scheduled(opts, range?.length ?? range?.suffixLength ?? 0, () => store.getRange(key, range, opts), range?.suffixLength !== undefined);
   }
   return delegate(store, overrides);
 }

@@ -25,9 +25,10 @@ let nextTask = 1;
  * @param {object} r.arr
  * @param {object} r.plan       read's plan (js/read/plan.js)
  * @param {object} r.described  the array's WorkerChain (chain.js)
+ * @param {number | (() => number)} [r.priority]  the read's (read's option)
  * @param {object} r.internal   the pool's scheduling (read-pool.js)
  */
-export async function wholeChunkDecoder({ arr, plan, described, internal }) {
+export async function wholeChunkDecoder({ arr, plan, described, priority, internal }) {
   await internal.ready();
   const { za } = plan;
   const shape = za.chunkShape;
@@ -47,6 +48,8 @@ export async function wholeChunkDecoder({ arr, plan, described, internal }) {
       // Ids of reads and of these tasks share the worker's map of reads:
       // negative ones never meet a read's.
       id: -nextTask++,
+      // The read's priority: its misses posted as a pooled read's jobs are.
+      priority: priority ?? 0,
       chainId: chainIdOf(plan),
       described,
       shared: null,

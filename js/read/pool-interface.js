@@ -17,7 +17,7 @@ export const POOLED_READS = Symbol("zarr-codecs-wasm pooled reads");
  *   thread decodes it)
  * @property {(job: object) => Promise<void>} place  one read's chunks
  *   fetched here, decoded by the workers and placed
- * @property {(job: {arr: object, plan: object, described: object}) => Promise<{decode: (coords: number[], bytes: Uint8Array) => Promise<{data: Uint8Array, shape: number[], stride: number[]}>, end: () => void}>} wholeChunks
+ * @property {(job: {arr: object, plan: object, described: object, priority?: number | (() => number)}) => Promise<{decode: (coords: number[], bytes: Uint8Array) => Promise<{data: Uint8Array, shape: number[], stride: number[]}>, end: () => void}>} wholeChunks
  *   for a read with a chunk cache: the workers decode chunks whole (C
  *   order), each handed back as bytes of its own; `end` once the read
  *   settles (chunks still being decoded finish, for the cache)

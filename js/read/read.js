@@ -179,7 +179,7 @@ function placeHere(job) {
 // pool, its workers decode the misses.
 async function placeCached({ cache, described, pool, ...job }) {
   const { arr, plan, chunks, queue, signal, source, failures } = job;
-  const misses = described ? await pool.wholeChunks({ arr, plan, described }) : undefined;
+  const misses = described ? await pool.wholeChunks({ arr, plan, described, priority: job.priority }) : undefined;
   const cachedChunk = cachedChunks({ store: cache, arr, plan, fetch: source.fetchBytes, signal, decodeMiss: misses?.decode });
   // Chunks read's decoder decoded whole are in C order: copied straight
   // into place where the runs are long enough.

@@ -193,7 +193,7 @@ describe("one budget", () => {
 });
 
 describe("a pool shared by reads", () => {
-  test("decodes by the reads' priorities: a late high-priority read's chunks go before a low one's waiting chunks", async () => {
+  test.each([["", () => ({})], [" (with a chunk cache, whose misses the pool decodes)", () => ({ cache: createChunkCache() })]])("decodes by the reads' priorities: a late high-priority read's chunks go before a low one's waiting chunks%s", async (_, more) => {
     const files = new Map();
     const rows = 40 * 64;
     const tall = Uint16Array.from({ length: rows * 256 }, (_, i) => (i * 3) & 0xffff);
@@ -203,8 +203,8 @@ describe("a pool shared by reads", () => {
     try {
       await read(arr, [s(0, 64), null], { pool }); // the worker started
       const log = [];
-      const low = read(arr, [s(0, 32 * 64), null], { pool, priority: 0, onProgress: (p) => log.push(`low ${p.chunk[0]}`) });
-      const high = read(arr, [s(32 * 64, rows), null], { pool, priority: 10, onProgress: (p) => log.push(`high ${p.chunk[0]}`) });
+      const low = read(arr, [s(0, 32 * 64), null], { pool, priority: 0, onProgress: (p) => log.push(`low ${p.chunk[0]}`), ...more() });
+      const high = read(arr, [s(32 * 64, rows), null], { pool, priority: 10, onProgress: (p) => log.push(`high ${p.chunk[0]}`), ...more() });
       const [a, b] = await Promise.all([low, high]);
       expect(Array.from(a.data)).toEqual(Array.from(tall.subarray(0, 32 * 64 * 256)));
       expect(Array.from(b.data)).toEqual(Array.from(tall.subarray(32 * 64 * 256)));

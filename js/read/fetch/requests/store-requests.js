@@ -52,9 +52,11 @@ export class StoreCall {
    * @param {import("../scheduling/read-scheduler.js").RequestQueue} [how.scheduler]
    * @param {import("../scheduling/link-estimate.js").LinkEstimate} [how.link]
    * @param {number} [how.bytes]   what the answer will bring, where known
+   * @param {boolean} [how.suffix]  it asks for an object's last bytes (the link estimate's round trip)
    */
-  constructor(key, { retry, signal, scheduler, link, bytes = 0 }) {
+  constructor(key, { retry, signal, scheduler, link, bytes = 0, suffix = false }) {
     this.key = key;
+    this.suffix = suffix;
     this.retry = retry;
     this.signal = signal;
     this.scheduler = scheduler;
@@ -113,7 +115,7 @@ export class StoreCall {
           result = await attempt();
           bytes = result instanceof Uint8Array ? result.byteLength : 0;
           failed = false;
-          this.link?.observe(started, now(), bytes);
+          this.link?.observe(started, now(), bytes, this.suffix);
           return result;
         } catch (error) {
           const { transient, what } = classify(error);
@@ -135,7 +137,7 @@ export class StoreCall {
   // A slot of the scheduler for one attempt (none needed without one).
   #slot() {
     if (!this.scheduler) return undefined;
-    return slotOf(this.scheduler, { priority: () => this.priority(), signal: this.signal, bytes: this.bytes });
+    return slotOf(this.scheduler, { priority: () => this.priority(), signal: this.signal, bytes: this.bytes, link: this.link });
   }
 
   #release(ticket, bytes) {

@@ -31,6 +31,10 @@ const SMALL_ANSWER = 32 << 10;
 const RATE_EVIDENCE_BYTES = 512 << 10;
 /** An answer should take at most this long on the link alone. */
 export const MAX_ANSWER_MS = 250;
+/** Answers on their way on a link at once: this many round trips' worth. */
+export const WINDOW_TRIPS = Number(globalThis.process?.env?.ZCW_WINDOW_TRIPS ?? 4);
+/** A merged answer is never bounded below this (a tile or two of any image). */
+const MIN_ANSWER_BYTES = 256 << 10;
 
 /** The prior: a user's link, 25 ms and 50 Mbit/s. */
 export const PRIOR = Object.freeze({ rttMs: 25, bytesPerMs: 6250 });
@@ -54,12 +58,21 @@ export class LinkEstimate {
   /** @type {{startMs: number, endMs: number, bytes: number}[]} */
   #answers = [];
 
-  /** A store call's answer: `bytes` came `endMs - startMs` after it was asked. */
-  observe(startMs, endMs, bytes) {
+  /**
+   * A store call's answer: `bytes` came `endMs - startMs` after it was
+   * asked. `suffix`: it asked for an object's last bytes, which a store may
+   * do in two round trips (zarrita's FetchStore asks for the size first,
+   * with a HEAD, unless made with useSuffixRequest): its time counts as
+   * one round trip's twice over.
+   */
+  observe(startMs, endMs, bytes, suffix = false) {
     if (!(endMs >= startMs)) return;
-    this.#answers.push({ startMs, endMs, bytes });
+    this.#answers.push({ startMs, endMs, bytes, trips: suffix ? 2 : 1 });
     if (this.#answers.length > WINDOW) this.#answers.shift();
   }
+
+  /** Bytes of answers on their way now (the scheduler counts them: read-scheduler.js). */
+  inFlightBytes = 0;
 
   /**
    * The round trip in ms, or undefined before an answer was seen: the
@@ -73,7 +86,7 @@ export class LinkEstimate {
     let small;
     let any;
     for (const a of this.#answers) {
-      const ms = a.endMs - a.startMs;
+      const ms = (a.endMs - a.startMs) / a.trips;
       if (any === undefined || ms < any) any = ms;
       if (a.bytes <= SMALL_ANSWER && (small === undefined || ms < small)) small = ms;
     }
@@ -110,14 +123,45 @@ export class LinkEstimate {
     return bytes / Math.max(busy, 1);
   }
 
-  /** The figures coalescing uses now: { rttMs, bytesPerMs, gapBytes, answerBytes, learnt }. */
+  /** A recent answer's typical size (their mean; 0 before any): what a request whose size is unknown will likely bring. */
+  get typicalAnswerBytes() {
+    let n = 0;
+    let bytes = 0;
+    for (const a of this.#answers) {
+      if (a.bytes === 0) continue;
+      n += 1;
+      bytes += a.bytes;
+    }
+    return n === 0 ? 0 : bytes / n;
+  }
+
+  /**
+   * The figures coalescing and scheduling use now: { rttMs, bytesPerMs,
+   * gapBytes, answerBytes, windowBytes, learnt }.
+   * - gapBytes: round trip x rate (a gap costs less than the round trip it
+   *   saves);
+   * - windowBytes: the bytes a scheduler lets be on their way on this link
+   *   at once (read-scheduler.js): WINDOW_TRIPS round trips' worth. A
+   *   request's bytes flow only after its round trip, so a window of one
+   *   round trip's worth would leave the link idle; a few keep it busy as
+   *   requests end and others start, and bound what a late request of
+   *   higher priority waits behind. Unbounded before the rate is known.
+   * - answerBytes: the most one merged request asks for: a third of the
+   *   window (so that requests end and start within it), at least
+   *   MIN_ANSWER_BYTES, at most what the link moves in MAX_ANSWER_MS (so
+   *   decoding runs beside the transfer); zarr-python's 16 MiB before the
+   *   rate is known.
+   */
   figures() {
     const rttMs = this.rttMs ?? PRIOR.rttMs;
     const measured = this.bytesPerMs;
     const bytesPerMs = measured ?? PRIOR.bytesPerMs;
-    const gapBytes = Math.min(CEILING.gapBytes, Math.floor(rttMs * bytesPerMs));
-    const answerBytes = measured === undefined ? CEILING.answerBytes : Math.min(CEILING.answerBytes, Math.max(Math.floor(MAX_ANSWER_MS * bytesPerMs), 2 * gapBytes, 64 << 10));
-    return { rttMs, bytesPerMs, gapBytes, answerBytes, learnt: measured !== undefined };
+    const bdp = rttMs * bytesPerMs;
+    const gapBytes = Math.min(CEILING.gapBytes, Math.floor(bdp));
+    if (measured === undefined) return { rttMs, bytesPerMs, gapBytes, answerBytes: CEILING.answerBytes, windowBytes: Infinity, learnt: false };
+    const windowBytes = Math.max(Math.floor(WINDOW_TRIPS * bdp), 3 * MIN_ANSWER_BYTES);
+    const answerBytes = Math.min(CEILING.answerBytes, Math.max(MIN_ANSWER_BYTES, Math.floor(Math.min(windowBytes / 3, MAX_ANSWER_MS * bytesPerMs))));
+    return { rttMs, bytesPerMs, gapBytes, answerBytes, windowBytes, learnt: true };
   }
 }
 

@@ -16,16 +16,30 @@
 //   - Granting is deferred to the end of the task in which tickets were
 //     enqueued, so that requests asked together are ordered together.
 //   - A granted ticket may take waiting tickets of its group (one shard's
-//     ranges) along into its request, where each would be sent next anyway:
-//     its priority is at least that of every waiting ticket of other groups
-//     (`barrier`). Waiting is a chance to merge, and merging never sends
-//     anything ahead of a request of higher priority.
-//   - What a late high-priority request can wait behind is bounded by the
-//     size of the requests in flight, which the fetch stage bounds by the
-//     link (scheduling/link-estimate.js maxRequestBytes): with maxRequests
-//     in flight, at most maxRequests such answers.
+//     ranges) along into its request, where each would be sent next anyway
+//     and is of its own priority: at least that of every waiting ticket of
+//     other groups, and of its own (`barrier`). Waiting is a chance to
+//     merge, and merging never sends anything ahead of a request of higher
+//     priority.
+//   - One link (a store's server) is shared by every answer on it, so
+//     slots alone would let a prefetch ring's answers slow the visible
+//     tiles' on it. The answers on their way on one link are held within
+//     its window (scheduling/link-estimate.js windowBytes: a few round
+//     trips' worth of the link, which keeps it busy as requests end and
+//     others start): the best waiting request goes when its link has room
+//     for it (or nothing in flight), and none of lower priority on that
+//     link goes before it; requests to other links go on. So the link
+//     carries requests in priority order, and what a late request of
+//     higher priority waits behind is at most a window, a few round trips.
+//   - Ranges that merge into a request are those of its priority: a range
+//     of lower priority would delay the answer (decoded only once its last
+//     byte is in) by its bytes.
 import { describe, ZarrCodecError } from "../../../errors.js";
 import { watchAbort, abortReason } from "../../abort-signal.js";
+
+// What a ticket's answer will bring: its size, or where unknown (a whole
+// chunk's), the typical answer on its link.
+const sizeOf = (ticket) => (ticket.bytes > 0 ? ticket.bytes : ticket.link?.typicalAnswerBytes ?? 0);
 
 const later = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
 
@@ -46,9 +60,12 @@ export const SCHEDULED_BY = Symbol("zarr-codecs-wasm scheduled by");
  * @property {unknown} signal   aborts once no read waits on the request (the ticket is dropped if it still waits)
  * @property {number} bytes     what the request will bring, where known (0 else)
  * @property {string} [group]   tickets of one group may merge (one object's ranges of one store)
- * @property {(grant: {siblings: {ticket: Ticket, priority: number}[], barrier: number}) => void} granted
+ * @property {import("./link-estimate.js").LinkEstimate} [link]  the link its answer comes over
+ * @property {(grant: {siblings: {ticket: Ticket, priority: number}[], barrier: number, room: number}) => void} granted
  *   the request may be sent now; it may take `siblings` (waiting tickets of
- *   its group) along with withdraw(), those whose priority is >= barrier
+ *   its group) along with withdraw(), those whose priority is >= barrier,
+ *   growing to at most `room` bytes (what its link's window lets it ask
+ *   for now; set ticket.bytes to what it asks for)
  * @property {(reason: unknown) => void} dropped  never sent: `reason` says why
  */
 
@@ -62,7 +79,7 @@ function emptyTotals() {
 export class RequestQueue {
   /** @type {{ticket: Ticket, seq: number, stop: () => void}[]} */
   #waiting = [];
-  /** @type {Map<Ticket, {bytes: number}>} */
+  /** @type {Map<Ticket, {bytes: number, link: object | undefined}>} */
   #inFlight = new Map();
   #seq = 0;
   #pending = false;
@@ -109,7 +126,10 @@ export class RequestQueue {
    * @param {{bytes?: number, aborted?: boolean}} [outcome]
    */
   release(ticket, outcome = {}) {
-    if (!this.#inFlight.delete(ticket)) return;
+    const flight = this.#inFlight.get(ticket);
+    if (!flight) return;
+    this.#inFlight.delete(ticket);
+    if (flight.link) flight.link.inFlightBytes -= flight.bytes;
     this.#count("bytes", outcome.bytes ?? 0);
     if (outcome.aborted) this.#count("abortedInFlight", 1);
     this.#schedule();
@@ -142,6 +162,11 @@ export class RequestQueue {
   }
 
   #dispatch() {
+    const figures = new Map();
+    const figuresOf = (link) => {
+      if (!figures.has(link)) figures.set(link, link.figures());
+      return figures.get(link);
+    };
     while (this.#inFlight.size < this.maxRequests && this.#waiting.length > 0) {
       // Every waiting ticket's priority, asked now.
       const ranked = [];
@@ -156,11 +181,31 @@ export class RequestQueue {
         }
         ranked.push({ entry, priority });
       }
-      if (ranked.length === 0) return;
-      let best = ranked[0];
+      ranked.sort((a, b) => b.priority - a.priority || a.entry.seq - b.entry.seq);
+      // The best ticket whose link has room in its window (link-estimate.js):
+      // one alone on its link always goes; a link without room holds back
+      // its lower tickets too, so nothing of lower priority goes before it.
+      const full = new Set();
+      let best;
+      let room = Infinity;
       for (const r of ranked) {
-        if (r.priority > best.priority || (r.priority === best.priority && r.entry.seq < best.entry.seq)) best = r;
+        const { link } = r.entry.ticket;
+        if (!link) {
+          best = r;
+          break;
+        }
+        if (full.has(link)) continue;
+        const f = figuresOf(link);
+        const bytes = sizeOf(r.entry.ticket);
+        const left = f.windowBytes - Math.max(0, link.inFlightBytes);
+        if (link.inFlightBytes <= 0 || bytes <= left) {
+          best = r;
+          room = Math.max(bytes, Math.min(f.answerBytes, left));
+          break;
+        }
+        full.add(link);
       }
+      if (!best) return; // no link has room: a release calls again
       const { ticket } = best.entry;
       this.#remove(ticket);
       best.entry.stop();
@@ -172,9 +217,12 @@ export class RequestQueue {
         if (group !== undefined && r.entry.ticket.group === group) siblings.push({ ticket: r.entry.ticket, priority: r.priority });
         else if (r.priority > barrier) barrier = r.priority;
       }
-      this.#inFlight.set(ticket, { bytes: ticket.bytes });
       this.#count("sent", 1);
-      ticket.granted({ siblings, barrier });
+      ticket.granted({ siblings, barrier: Math.max(barrier, best.priority), room });
+      const bytes = sizeOf(ticket);
+      const link = ticket.link;
+      this.#inFlight.set(ticket, { bytes, link });
+      if (link) link.inFlightBytes += bytes;
     }
   }
 }
@@ -185,12 +233,12 @@ export class RequestQueue {
  * settles), or rejects with the reason it was dropped unsent (`signal`
  * aborted, or `priority` threw).
  * @param {RequestQueue} queue
- * @param {{priority: () => number, signal?: unknown, bytes?: number}} request
+ * @param {{priority: () => number, signal?: unknown, bytes?: number, link?: import("./link-estimate.js").LinkEstimate}} request
  * @returns {Promise<Ticket>}
  */
-export function slotOf(queue, { priority, signal, bytes = 0 }) {
+export function slotOf(queue, { priority, signal, bytes = 0, link }) {
   return new Promise((resolve, reject) => {
-    const ticket = { priority, signal, bytes, granted: () => resolve(ticket), dropped: reject };
+    const ticket = { priority, signal, bytes, link, granted: () => resolve(ticket), dropped: reject };
     queue.enqueue(ticket);
   });
 }

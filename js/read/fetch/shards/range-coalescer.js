@@ -148,6 +148,7 @@ export class RangeCoalescer {
       wanted: w,
       group,
       bytes: w.length,
+      link: this.link,
       signal: w.requester?.signal,
       priority: () => priorityNow(w.requester?.priority ?? 0),
       granted: (grant) => this.#granted(ticket, grant),
@@ -159,13 +160,17 @@ export class RangeCoalescer {
 
   // A range's slot: the ranges of its object that wait with it and would
   // be sent next anyway (at least the priority of everything else that
-  // waits) go along where the gap and the size allow.
-  #granted(ticket, { siblings, barrier }) {
+  // waits) go along where the gap and the size allow, the size within
+  // what the link's in-flight budget has left (`room`).
+  #granted(ticket, { siblings, barrier, room }) {
     const head = ticket.wanted;
     const along = siblings.filter((s) => s.priority >= barrier && s.ticket.wanted.scheduler === head.scheduler).map((s) => s.ticket.wanted);
-    const group = mergeRanges([head, ...along]).find((g) => g.members.includes(head));
-    for (const w of group.members) if (w !== head) head.scheduler.withdraw(w.ticket);
-    this.#fetch(group, ticket);
+    const bounded = (w) => ({ ...w, coalesce: { ...w.coalesce, maxBytes: Math.min(w.coalesce.maxBytes, Math.max(room, head.length)) }, wanted: w });
+    const group = mergeRanges([head, ...along].map(bounded)).find((g) => g.members.some((m) => m.wanted === head));
+    const members = group.members.map((m) => m.wanted);
+    for (const w of members) if (w !== head) head.scheduler.withdraw(w.ticket);
+    ticket.bytes = group.end - group.offset;
+    this.#fetch({ offset: group.offset, end: group.end, members }, ticket);
   }
 
   async #fetch({ offset, end, members }, granted) {
