@@ -145,5 +145,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`serving ${root} at ${url}`);
   console.log("with CORS headers: a page on any origin (your app's dev server) can read a store from it");
   if (named) console.log(`a store in it opens in the viewer (npm run viewer) as ?store=${url}/<path to the store>`);
-  else console.log(`viewer: ${url}/examples/viewer/   (decode in a worker: ${url}/examples/viewer/?decode=worker)`);
+  else {
+    console.log(`viewer: ${url}/examples/viewer/   (decode in a worker: ${url}/examples/viewer/?decode=worker)`);
+    console.log(`tile viewer: ${url}/examples/tile-viewer/   (a multiscale image in tiles on one read scheduler)`);
+  }
 }

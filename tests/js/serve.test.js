@@ -36,12 +36,15 @@ function startServe(env, args = []) {
   });
 }
 
-test("without PORT it listens on a free port and serves the viewer", async () => {
+test("without PORT it listens on a free port and serves the viewers", async () => {
   const { url, port } = await startServe({});
   expect(port).toBeGreaterThan(0);
   const page = await fetch(`${url}/examples/viewer/`);
   expect(page.status).toBe(200);
   expect(await page.text()).toContain("zarr-codecs-wasm viewer");
+  const tiles = await fetch(`${url}/examples/tile-viewer/`);
+  expect(tiles.status).toBe(200);
+  expect(await tiles.text()).toContain("zarr-codecs-wasm tile viewer");
 });
 
 test("a PORT that is taken: one line naming the port, exit code 1", async () => {
