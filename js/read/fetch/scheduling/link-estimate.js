@@ -32,7 +32,7 @@ const RATE_EVIDENCE_BYTES = 512 << 10;
 /** An answer should take at most this long on the link alone. */
 export const MAX_ANSWER_MS = 250;
 /** Answers on their way on a link at once: this many round trips' worth. */
-export const WINDOW_TRIPS = Number(globalThis.process?.env?.ZCW_WINDOW_TRIPS ?? 4);
+export const WINDOW_TRIPS = 4;
 /** A merged answer is never bounded below this (a tile or two of any image). */
 const MIN_ANSWER_BYTES = 256 << 10;
 
