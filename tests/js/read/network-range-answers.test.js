@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "@jest/g
 import * as zarr from "zarrita";
 import { createReadPool, read, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
+import { rejectionOf } from "../support/memory-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -60,18 +61,6 @@ function expected(r0, r1, c0, c1) {
   return out;
 }
 
-// The package's error, unwrapped from zarrita's own where it wraps it.
-async function failure(promise) {
-  try {
-    await promise;
-  } catch (e) {
-    let error = e;
-    while (error && error.name !== "ZarrCodecError" && error.cause) error = error.cause;
-    return error;
-  }
-  throw new Error("expected the read to fail");
-}
-
 // zarr.get on the same server: it may refuse, but never give other values.
 async function neverWrong(promise, want) {
   let got;
@@ -100,7 +89,7 @@ describe("a server that sends a..EOF for bytes=a-b", () => {
 
   test.each(Object.keys(routes))("%s: an inner chunk after the first is refused, naming the range asked and the bytes got", async (route) => {
     // Inner chunk (0, 1): bytes 2048..4095 of the shard; the server sends 2048..EOF.
-    const error = await failure(routes[route]("end", [s(0, 32), s(32, 64)]));
+    const error = await rejectionOf(routes[route]("end", [s(0, 32), s(32, 64)]));
     expect(error.code).toBe("LENGTH_MISMATCH");
     expect(error.message).toContain("read: shard /end/c/0/0: asked the store for bytes 2048-4095 (2048 bytes)");
     expect(error.message).toContain(`got ${SHARD - 2048} bytes: neither that range nor the whole shard`);
@@ -109,7 +98,7 @@ describe("a server that sends a..EOF for bytes=a-b", () => {
 
   test.each(Object.keys(routes))("%s: ranges coalesced into one request are refused the same way", async (route) => {
     // Inner chunks (0, 1) and (0, 2): one request for bytes 2048..6143.
-    const error = await failure(routes[route]("end", [s(0, 32), s(32, 96)]));
+    const error = await rejectionOf(routes[route]("end", [s(0, 32), s(32, 96)]));
     expect(error.code).toBe("LENGTH_MISMATCH");
     const asked = route === "read, uncoalesced" ? /bytes (2048-4095|4096-6143)/ : /bytes 2048-6143 \(4096 bytes\) \(inner chunk [12] among others\)/;
     expect(error.message).toMatch(asked);
@@ -142,7 +131,7 @@ describe("a server that sends a 206 longer than asked", () => {
   beforeEach(() => server.configure({ rangeAnswer: { extra: 100 } }));
 
   test.each(Object.keys(routes))("%s: data ranges are refused", async (route) => {
-    const error = await failure(routes[route]("end", [s(32, 64), s(0, 32)]));
+    const error = await rejectionOf(routes[route]("end", [s(32, 64), s(0, 32)]));
     expect(error.code).toBe("LENGTH_MISMATCH");
     // Inner chunk (1, 0) is entry 4: bytes 8192..10239, answered with 2148.
     expect(error.message).toContain("asked the store for bytes 8192-10239 (2048 bytes)");
@@ -150,7 +139,7 @@ describe("a server that sends a 206 longer than asked", () => {
   });
 
   test("an index at the start answered longer is refused: 360 bytes cannot hold the shard its index describes", async () => {
-    const error = await failure(read(await open("start"), [s(0, 32), s(0, 32)]));
+    const error = await rejectionOf(read(await open("start"), [s(0, 32), s(0, 32)]));
     expect(error.code).toBe("LENGTH_MISMATCH");
     expect(error.message).toContain("asked the store for the 260 bytes of its index at its start, and got 360 bytes");
   });
@@ -166,7 +155,7 @@ describe("a server that sends a 206 shorter than asked", () => {
   beforeEach(() => server.configure({ rangeAnswer: { extra: -10, atLeast: 1000 } }));
 
   test.each(Object.keys(routes))("%s: a data range is LENGTH_MISMATCH, naming the range and where the answer ended", async (route) => {
-    const error = await failure(routes[route]("start", [s(0, 32), s(32, 64)]));
+    const error = await rejectionOf(routes[route]("start", [s(0, 32), s(32, 64)]));
     expect(error.code).toBe("LENGTH_MISMATCH");
     // Index at the start: inner chunk 1 is bytes 2308..4355.
     expect(error.message).toContain("asked the store for bytes 2308-4355 (2048 bytes), inner chunk 1, and got 2038 bytes: the shard ends at byte 4346, where its index says it holds bytes up to 4356");
@@ -174,7 +163,7 @@ describe("a server that sends a 206 shorter than asked", () => {
 
   test("an index answered short is LENGTH_MISMATCH naming both lengths", async () => {
     server.configure({ rangeAnswer: { extra: -10 } });
-    const error = await failure(read(await open("start"), [s(0, 32), s(0, 32)]));
+    const error = await rejectionOf(read(await open("start"), [s(0, 32), s(0, 32)]));
     expect(error.code).toBe("LENGTH_MISMATCH");
     expect(error.message).toContain("asked the store for the 260 bytes of its index at its start, and got 250 bytes");
   });
@@ -192,7 +181,7 @@ describe("a server that ignores Range (the whole object, 200)", () => {
 describe("a shard cut short", () => {
   test("with its index at the start: LENGTH_MISMATCH naming where the shard ends and where its index says it goes", async () => {
     // The last inner chunk (3, 3) is entry 15, bytes 260 + 15 * 2048 .. SHARD.
-    const error = await failure(read(await open("cut-start"), [s(96, 128), s(96, 128)]));
+    const error = await rejectionOf(read(await open("cut-start"), [s(96, 128), s(96, 128)]));
     expect(error.code).toBe("LENGTH_MISMATCH");
     expect(error.message).toContain(`the shard ends at byte ${SHARD - 100}, where its index says it holds bytes up to ${SHARD}`);
     // The other inner chunks of the shard still read.
@@ -201,7 +190,7 @@ describe("a shard cut short", () => {
   });
 
   test("with its index at the end (gone with the cut): CHECKSUM_MISMATCH, saying the shard may be cut short", async () => {
-    const error = await failure(read(await open("cut-end"), [s(0, 32), s(0, 32)]));
+    const error = await rejectionOf(read(await open("cut-end"), [s(0, 32), s(0, 32)]));
     expect(error.code).toBe("CHECKSUM_MISMATCH");
     expect(error.message).toMatch(/last 260 bytes are not an intact index: a damaged index, or a shard cut short/);
   });
