@@ -55,6 +55,12 @@ function parseRange(header, size) {
 function answered(range, size, how) {
   if (!range || range.unsatisfiable || how === "exact") return range;
   if (how === "to-end") return { start: range.start, end: size };
+  if (how.shift !== undefined) {
+    // The length asked for, from another place (a server or cache that
+    // answers a neighbouring range), within the file.
+    const start = Math.min(Math.max(0, range.start + how.shift), size - (range.end - range.start));
+    return { start, end: start + (range.end - range.start) };
+  }
   if (range.end - range.start < (how.atLeast ?? 0)) return range;
   const end = Math.max(range.start + 1, Math.min(size, range.end + how.extra));
   return { start: range.start, end };
@@ -151,7 +157,9 @@ function createLink(rate) {
  *                            // "to-end", a..EOF (a server that honours only the
  *                            // start); {extra: n, atLeast?: m}, n bytes more than
  *                            // asked (n < 0: fewer), within the file, for ranges
- *                            // of at least m bytes (0)
+ *                            // of at least m bytes (0); {shift: n}, the
+ *                            // length asked for from n bytes further on (a 206
+ *                            // whose Content-Range says so)
  * }} [options]
  */
 export async function startNetworkServer(files, options = {}) {
@@ -271,6 +279,22 @@ export async function startNetworkServer(files, options = {}) {
           req.socket.destroy();
           return;
         }
+        if (fault === "cut") {
+          // Headers for the whole answer, half its body, then the
+          // connection closed: a body cut mid-way.
+          const body = files.get(path) ?? new Uint8Array(0);
+          const range = parseRange(req.headers.range, body.length);
+          const part = range && !range.unsatisfiable ? body.subarray(range.start, range.end) : body;
+          entry.status = range ? 206 : 200;
+          entry.firstByteMs = performance.now();
+          res.writeHead(entry.status, { ...cors, "content-type": "application/octet-stream", "content-length": String(part.length), ...(range ? { "content-range": `bytes ${range.start}-${range.end - 1}/${body.length}` } : {}) });
+          const half = part.subarray(0, part.length >> 1);
+          entry.bytes = half.length;
+          res.write(half, () => setTimeout(() => req.socket.destroy(), 5));
+          entry.endMs = performance.now();
+          await gone;
+          return;
+        }
         entry.status = Number(fault);
         entry.firstByteMs = performance.now();
         res.writeHead(entry.status, { ...cors, "content-type": "text/plain", ...(fault === "429" ? { "retry-after": "0" } : {}) });
@@ -370,9 +394,17 @@ export async function startNetworkServer(files, options = {}) {
     configure(changes) {
       Object.assign(settings, changes);
     },
-    /** The next requests of `path` fail, one fault each: "503", "429", "500" or "reset". */
+    /**
+     * The next requests of `path` fail, one fault each: "503", "429", "500",
+     * "reset" (the connection closed before an answer) or "cut" (headers for
+     * the whole answer, half its body, then the connection closed).
+     */
     fail(path, ...list) {
       faults.set(path, [...(faults.get(path) ?? []), ...list]);
+    },
+    /** Forgets the faults still to serve for `path`. */
+    clearFaults(path) {
+      faults.delete(path);
     },
     /** Requests of `path` arrive (and are logged) but are answered only at release(path). */
     stall(path) {
