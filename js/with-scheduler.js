@@ -21,9 +21,9 @@ import { delegate } from "./data-types/delegate.js";
 import { checkPriority, priorityNow } from "./read/fetch/scheduling/priority.js";
 import { queueOf, SCHEDULED_BY, slotOf } from "./read/fetch/scheduling/read-scheduler.js";
 import { linkOf } from "./read/fetch/scheduling/link-estimate.js";
+import { now } from "./read/clock.js";
 
 const WHERE = "withScheduler";
-const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
 /**
  * @param {{get: Function, getRange?: Function}} store
@@ -45,8 +45,10 @@ export function withScheduler(store, scheduler, options) {
 
   // One call of the store, once a slot is granted, at the store's priority.
   async function scheduled(opts, bytes, call, suffix = false) {
-    // A call of a read through this very scheduler holds its slot already.
-    if (opts?.[SCHEDULED_BY] === queue) return call();
+    // A call of a read with a scheduler holds a slot of it already: counted
+    // there, it takes none here (two slots for one request, of one
+    // scheduler or of two waiting on each other, could deadlock).
+    if (opts?.[SCHEDULED_BY]) return call();
     const signal = opts?.signal;
     if (signal?.aborted) throw abortReason(signal);
     const ticket = await slotOf(queue, { priority: () => priorityNow(priority, WHERE), signal, bytes, link });

@@ -104,7 +104,11 @@ export function watchAbort(signal, onAbort) {
  */
 export function untilAborted(promise, signal) {
   if (!signal || typeof signal !== "object") return promise;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal.aborted) {
+    // No one waits on `promise` here any more: its rejection is handled.
+    promise.then(undefined, () => {});
+    return Promise.reject(abortReason(signal));
+  }
   if (!canWatch(signal)) return promise;
   return new Promise((resolve, reject) => {
     const stop = watchAbort(signal, () => reject(abortReason(signal)));
@@ -122,16 +126,22 @@ export function untilAborted(promise, signal) {
 }
 
 /**
+ * The signal read checks, and the one its store calls get: the caller's
+ * (`signal`, `opts.signal`), and where it can be joined to them, `failed`,
+ * which read aborts when it fails, so that the requests it alone waits on
+ * stop with it.
  * @param {{signal?: unknown, opts?: {signal?: unknown}}} options read's options
+ * @param {AbortSignal} [failed]
  * @returns {{signal: {aborted: boolean, reason: unknown, throwIfAborted(): void} | undefined, storeSignal: unknown}}
  */
-export function readSignals(options) {
+export function readSignals(options, failed) {
   const given = [checked(options.signal, "signal"), checked(options.opts?.signal, "opts.signal")].filter(Boolean);
-  if (given.length === 0) return { signal: undefined, storeSignal: undefined };
+  const joinable = typeof AbortSignal === "function" && typeof AbortSignal.any === "function" && failed instanceof AbortSignal;
+  if (given.length === 0) return { signal: undefined, storeSignal: joinable ? failed : undefined };
   const real = typeof AbortSignal === "function" && given.every((s) => s instanceof AbortSignal);
   if (real && (given.length === 1 || typeof AbortSignal.any === "function")) {
     const signal = given.length === 2 ? AbortSignal.any(given) : given[0];
-    return { signal, storeSignal: signal };
+    return { signal, storeSignal: joinable ? AbortSignal.any([signal, failed]) : signal };
   }
   // A signal-like (or two): read looks at each, and waits on those with
   // events through watchAbort; the others' aborts are seen at read's

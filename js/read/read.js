@@ -79,11 +79,16 @@ export async function readUsing(arr, selection = null, options = {}, ensureReady
   // The read's requests, bytes and retries (fetch/requests/request-accounts.js:
   // diagnostics().requests()), settled however the read ends.
   const account = new ReadAccount(pathOf(arr));
+  // Aborted when the read fails: the requests it alone waits on stop (a
+  // retry's backoff, a range not yet sent); those other reads wait on too
+  // go on for them (shared-signal.js).
+  const failed = typeof AbortController === "function" ? new AbortController() : undefined;
   try {
-    const result = await readAccounted(arr, selection, options, ensureReady, account);
+    const result = await readAccounted(arr, selection, options, ensureReady, account, failed?.signal);
     account.finish();
     return result;
   } catch (error) {
+    failed?.abort(error);
     account.finish(error);
     throw error;
   }
@@ -97,11 +102,11 @@ function pathOf(arr) {
   }
 }
 
-async function readAccounted(arr, selection, options, ensureReady, account) {
+async function readAccounted(arr, selection, options, ensureReady, account, failed) {
   checkOptions(options, arr);
   const pool = options.pool === undefined ? undefined : pooledReadsOf(options.pool);
   const cache = options.cache === undefined ? undefined : chunkStoreOf(options.cache);
-  const { signal, storeSignal } = readSignals(options);
+  const { signal, storeSignal } = readSignals(options, failed);
   const requests = fetchSettings(options);
   const failures = failedChunks(options.chunkErrors, signal);
   signal?.throwIfAborted();
@@ -180,7 +185,7 @@ function placeHere(job) {
 async function placeCached({ cache, described, pool, ...job }) {
   const { arr, plan, chunks, queue, signal, source, failures } = job;
   const misses = described ? await pool.wholeChunks({ arr, plan, described, priority: job.priority }) : undefined;
-  const cachedChunk = cachedChunks({ store: cache, arr, plan, fetch: source.fetchBytes, signal, decodeMiss: misses?.decode });
+  const cachedChunk = cachedChunks({ store: cache, arr, plan, fetch: source.fetchBytes, signal, priority: job.priority, decodeMiss: misses?.decode });
   // Chunks read's decoder decoded whole are in C order: copied straight
   // into place where the runs are long enough.
   const { placer, ending } = placeStage(job, { wholeChunks: true });

@@ -23,8 +23,9 @@ import { countDecodedBy, countRead } from "../read-counts.js";
 import { MISSING } from "./chunk-cache.js";
 import { decodeWhole } from "./whole-chunk.js";
 import { joinableSignal, untilAborted } from "../shared-signal.js";
+import { highestPriority, priorityNow } from "../fetch/scheduling/priority.js";
 
-// The shared signal of each entry on its way.
+// Each entry on its way: its shared signal and the reads waiting on it.
 const fetching = new WeakMap();
 
 // Bytes a value of an Array of JavaScript values holds, roughly: a string's
@@ -60,20 +61,21 @@ function owned(chunk) {
  * @param {import("./chunk-cache.js").ChunkStore} r.store
  * @param {object} r.arr      the zarrita Array
  * @param {object} r.plan     read's plan of it (plan.js)
- * @param {((coords: number[]) => Promise<Uint8Array | undefined>) | undefined} r.fetch
+ * @param {((coords: number[], signal?: unknown, priority?: unknown) => Promise<Uint8Array | undefined>) | undefined} r.fetch
  *   read's fetch of a chunk's stored bytes; undefined: zarrita's getChunk
  * @param {AbortSignal | undefined} r.signal
+ * @param {import("../fetch/scheduling/priority.js").Priority} [r.priority]  the read's
  * @param {((coords: number[], bytes: Uint8Array) => Promise<{data: Uint8Array, shape: number[], stride: number[]}>) | undefined} [r.decodeMiss]
  *   a pool's decode of a whole chunk (where read's decoder decodes it)
  * @returns {(coords: number[]) => Promise<{data: any, shape: number[], stride: number[]} | undefined>}
  */
-export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
+export function cachedChunks({ store, arr, plan, fetch, signal, priority, decodeMiss }) {
   const { za } = plan;
   // read's dtype: chunks zarrita decodes, cast (plan/typed-plan.js).
   const convert = plan.convert ?? ((chunk) => chunk);
   const zarritaFailed = (error) => withCodecContext(error, "read", arrayName(arr.path, arr.store));
 
-  async function load(coords, shared) {
+  async function load(coords, shared, sharedPriority) {
     if (!fetch) {
       countRead("viaZarrita");
       try {
@@ -82,7 +84,7 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
         throw zarritaFailed(error);
       }
     }
-    const bytes = await fetch(coords, shared);
+    const bytes = await fetch(coords, shared, sharedPriority);
     if (bytes === undefined || bytes === null) {
       countRead("filled");
       return MISSING;
@@ -115,12 +117,14 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
   }
 
   // A chunk not yet kept: fetched and decoded for every read that wants
-  // it meanwhile, with a signal that aborts once all of them have.
+  // it meanwhile, with a signal that aborts once all of them have, at the
+  // highest priority of those still waiting.
   function start(key, coords) {
     const shared = joinableSignal();
     shared.join(signal);
-    const entry = store.set(key, load(coords, shared.signal), sizeOfChunk);
-    fetching.set(entry, shared);
+    const readers = [{ signal, priority }];
+    const entry = store.set(key, load(coords, shared.signal, () => highestPriority(readers)), sizeOfChunk);
+    fetching.set(entry, { shared, readers });
     entry.then(
       () => shared.release(),
       () => shared.release(),
@@ -129,12 +133,18 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
   }
 
   return async function cachedChunk(coords) {
+    // The read's priority, the entry's too where it is the highest: one
+    // that throws fails this read (as its own requests would), not the
+    // entry others wait on, which goes at theirs.
+    priorityNow(priority ?? 0);
     const key = store.keyOf(arr, coords, plan.outputType);
     for (;;) {
       let entry = store.get(key);
       // One on its way that every read before this one left (aborted):
       // started again for this read.
-      if (entry && fetching.get(entry)?.join(signal) === false) entry = undefined;
+      const flight = entry && fetching.get(entry);
+      if (flight && !flight.shared.join(signal)) entry = undefined;
+      else flight?.readers.push({ signal, priority });
       if (entry) {
         store.hits += 1;
         countRead("cached");
@@ -148,7 +158,7 @@ export function cachedChunks({ store, arr, plan, fetch, signal, decodeMiss }) {
       } catch (error) {
         // Aborted for the reads that left it as this read joined: this
         // read starts the chunk again.
-        if (fetching.get(entry)?.signal?.aborted && !signal?.aborted) continue;
+        if (fetching.get(entry)?.shared.signal?.aborted && !signal?.aborted) continue;
         throw error;
       }
     }

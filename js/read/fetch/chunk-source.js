@@ -9,6 +9,7 @@ import { withCodecContext } from "../../zarrita/unknown-codec.js";
 import { keyUnder, shardReader } from "./shards/shard-reader.js";
 import { chunkCall } from "./requests/store-requests.js";
 import { linkOf } from "./scheduling/link-estimate.js";
+import { requesterOf } from "./fetch-options.js";
 import { untilAborted } from "../shared-signal.js";
 import { chunkWhere } from "../chunk-where.js";
 
@@ -63,23 +64,25 @@ const zarritaShards = (arr, za, sharding) => ({
  * fetch the array's chunks itself (no fill known to fill missing ones, or
  * zarrita's fetch not found). Every store call goes through the gateway
  * (requests/store-requests.js: retried, counted for the read's `account`). `signal`
- * (a chunk cache's fetch for several reads: cache/cached-chunk.js) stands
- * for the read's own.
- * @returns {((coords: number[], signal?: unknown) => Promise<Uint8Array | undefined | null>) | undefined}
+ * and `priority` (a chunk cache's fetch for several reads:
+ * cache/cached-chunk.js) stand for the read's own.
+ * @returns {((coords: number[], signal?: unknown, priority?: import("./scheduling/priority.js").Priority) => Promise<Uint8Array | undefined | null>) | undefined}
  */
 function storeFetch(arr, plan, storeOptions, settings, account) {
   const fills = plan.elementBytes === 0 ? plan.valuesFill !== undefined : plan.fill !== undefined;
   if (!plan.decoder && !(fills && plan.za.decode)) return undefined;
   const optionsWith = (signal) => (signal === undefined ? storeOptions : { ...storeOptions, signal });
+  const settingsWith = (priority) => (priority === undefined ? settings : { ...settings, priority });
   if (plan.sharding) {
-    if (plan.decoder) return (coords, signal) => shardBytes(arr, plan, coords, optionsWith(signal), settings, account);
-    return async (coords, signal) => ownBuffer(await shardBytes(arr, plan, coords, optionsWith(signal), settings, account));
+    if (plan.decoder) return (coords, signal, priority) => shardBytes(arr, plan, coords, optionsWith(signal), settingsWith(priority), account);
+    return async (coords, signal, priority) => ownBuffer(await shardBytes(arr, plan, coords, optionsWith(signal), settingsWith(priority), account));
   }
   if (!plan.za.chunkBytes) return undefined;
   const keyOf = (coords) => (plan.za.chunkKey ? keyUnder(arr.path, plan.za.chunkKey(coords)) : `chunk [${coords.join(", ")}] of ${arr.path}`);
-  return (coords, signal) => {
+  return (coords, signal, priority) => {
     const options = optionsWith(signal);
-    return chunkCall(keyOf(coords), account, callHow(arr, options, settings), requesterOf(options, settings), () => plan.za.chunkBytes(coords, options));
+    const how = settingsWith(priority);
+    return chunkCall(keyOf(coords), account, callHow(arr, options, how), requesterOf(options, how), () => plan.za.chunkBytes(coords, options));
   };
 }
 
@@ -90,15 +93,13 @@ function callHow(arr, options, settings) {
   return { retry: settings.retry, signal: options.signal, scheduler: settings.scheduler, link: linkOf(arr.store) };
 }
 
-const requesterOf = (options, settings) => ({ signal: options.signal, priority: settings.priority });
-
 // Where the fill has no value of the read's dtype (plan/typed-plan.js), a
 // missing chunk is refused here, before any path (this thread, a pool's
 // workers, a chunk cache) could fill it.
 function refusingMissing(arr, plan, fetch) {
   if (!plan.fillRefusal) return fetch;
-  return async (coords, signal) => {
-    const bytes = await fetch(coords, signal);
+  return async (coords, signal, priority) => {
+    const bytes = await fetch(coords, signal, priority);
     if (bytes === undefined || bytes === null) throw plan.fillRefusal(chunkWhere(arr, plan, coords));
     return bytes;
   };

@@ -12,10 +12,10 @@
 // the gaps coalescing merged over, and the parts of a whole object a
 // server sent for a range (it ignores Range) that no read took.
 
+import { now } from "../../clock.js";
+
 /** How many reads' own figures are kept (the most recent first out). */
 export const RECENT_READS = 32;
-
-const now = () => (typeof performance === "object" && typeof performance.now === "function" ? performance.now() : Date.now());
 
 function emptyTotals() {
   return { reads: 0, failedReads: 0, requests: 0, retries: 0, failedRequests: 0, bytes: 0, overReadBytes: 0 };

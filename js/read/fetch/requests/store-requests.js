@@ -24,10 +24,10 @@ import { messageOf, ZarrCodecError } from "../../../errors.js";
 import { backoffDelay, wait } from "./backoff.js";
 import { classify } from "./transient-failures.js";
 import { countCall, FetchedBytes } from "./request-accounts.js";
-import { priorityNow } from "../scheduling/priority.js";
+import { highestPriority } from "../scheduling/priority.js";
 import { slotOf } from "../scheduling/read-scheduler.js";
+import { now } from "../../clock.js";
 
-const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
 /**
  * @typedef {{retries: number, baseDelayMs: number, maxDelayMs: number} | false} RetrySettings
@@ -79,15 +79,9 @@ export class StoreCall {
     return this;
   }
 
-  /** The highest priority of the reads still waiting on the call (0 where none says). */
+  /** The highest priority of the reads still waiting on the call (scheduling/priority.js). */
   priority() {
-    let best;
-    for (const r of this.#requesters) {
-      if (r.signal?.aborted) continue;
-      const p = priorityNow(r.priority ?? 0);
-      if (best === undefined || p > best) best = p;
-    }
-    return best ?? 0;
+    return highestPriority(this.#requesters);
   }
 
   /**

@@ -71,8 +71,6 @@ export class LinkEstimate {
     if (this.#answers.length > WINDOW) this.#answers.shift();
   }
 
-  /** Bytes of answers on their way now (the scheduler counts them: read-scheduler.js). */
-  inFlightBytes = 0;
 
   /**
    * The round trip in ms, or undefined before an answer was seen: the

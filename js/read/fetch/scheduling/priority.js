@@ -41,3 +41,30 @@ export function priorityNow(priority, where = "read") {
   }
   return value;
 }
+
+/**
+ * The highest priority now of the reads waiting on shared work (a store
+ * call, a chunk a cache fetches once), those whose signal aborted left
+ * out (0 where none is left). A read whose priority function throws is
+ * passed over (its own requests fail it); only where every read's threw
+ * does this throw, the first one's error.
+ * @param {{signal?: {aborted?: boolean}, priority?: Priority}[]} readers
+ * @returns {number}
+ */
+export function highestPriority(readers) {
+  let best;
+  let failure;
+  for (const r of readers) {
+    if (r.signal?.aborted) continue;
+    let p;
+    try {
+      p = priorityNow(r.priority ?? 0);
+    } catch (error) {
+      failure ??= error;
+      continue;
+    }
+    if (best === undefined || p > best) best = p;
+  }
+  if (best === undefined && failure) throw failure;
+  return best ?? 0;
+}

@@ -23,8 +23,8 @@
 //     priority.
 //   - One link (a store's server) is shared by every answer on it, so
 //     slots alone would let a prefetch ring's answers slow the visible
-//     tiles' on it. The answers on their way on one link are held within
-//     its window (scheduling/link-estimate.js windowBytes: a few round
+//     tiles' on it. The answers on their way on one link (of this
+//     scheduler's: a page has one) are held within its window (scheduling/link-estimate.js windowBytes: a few round
 //     trips' worth of the link, which keeps it busy as requests end and
 //     others start): the best waiting request goes when its link has room
 //     for it (or nothing in flight), and none of lower priority on that
@@ -36,12 +36,12 @@
 //     byte is in) by its bytes.
 import { describe, ZarrCodecError } from "../../../errors.js";
 import { watchAbort, abortReason } from "../../abort-signal.js";
+import { nextTask } from "../../clock.js";
 
 // What a ticket's answer will bring: its size, or where unknown (a whole
 // chunk's), the typical answer on its link.
 const sizeOf = (ticket) => (ticket.bytes > 0 ? ticket.bytes : ticket.link?.typicalAnswerBytes ?? 0);
 
-const later = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
 
 /** Where read finds a scheduler's queue (read(arr, sel, { scheduler })). */
 export const SCHEDULER_QUEUE = Symbol("zarr-codecs-wasm read scheduler");
@@ -49,8 +49,9 @@ export const SCHEDULER_QUEUE = Symbol("zarr-codecs-wasm read scheduler");
 /**
  * In the store options of a read with a scheduler: that read's queue, whose
  * slot each of its store calls already holds. A store withScheduler wrapped
- * with the same scheduler passes such calls on without taking a second
- * slot (two slots for one request would deadlock a full budget).
+ * passes such calls on without taking a second slot, of its scheduler or
+ * any other (two slots for one request would deadlock a full budget, or
+ * two schedulers waiting on each other).
  */
 export const SCHEDULED_BY = Symbol("zarr-codecs-wasm scheduled by");
 
@@ -81,6 +82,13 @@ export class RequestQueue {
   #waiting = [];
   /** @type {Map<Ticket, {bytes: number, link: object | undefined}>} */
   #inFlight = new Map();
+  /**
+   * This scheduler's bytes on their way per link. Each scheduler keeps its
+   * own window on a link (another's requests there are its own to bound:
+   * a release wakes only the scheduler it frees room in).
+   * @type {Map<object, number>}
+   */
+  #onLink = new Map();
   #seq = 0;
   #pending = false;
   stats = emptyTotals();
@@ -129,7 +137,7 @@ export class RequestQueue {
     const flight = this.#inFlight.get(ticket);
     if (!flight) return;
     this.#inFlight.delete(ticket);
-    if (flight.link) flight.link.inFlightBytes -= flight.bytes;
+    if (flight.link) this.#onLink.set(flight.link, (this.#onLink.get(flight.link) ?? 0) - flight.bytes);
     this.#count("bytes", outcome.bytes ?? 0);
     if (outcome.aborted) this.#count("abortedInFlight", 1);
     this.#schedule();
@@ -155,7 +163,7 @@ export class RequestQueue {
   #schedule() {
     if (this.#pending) return;
     this.#pending = true;
-    later(() => {
+    nextTask(() => {
       this.#pending = false;
       this.#dispatch();
     });
@@ -197,8 +205,9 @@ export class RequestQueue {
         if (full.has(link)) continue;
         const f = figuresOf(link);
         const bytes = sizeOf(r.entry.ticket);
-        const left = f.windowBytes - Math.max(0, link.inFlightBytes);
-        if (link.inFlightBytes <= 0 || bytes <= left) {
+        const onLink = Math.max(0, this.#onLink.get(link) ?? 0);
+        const left = f.windowBytes - onLink;
+        if (onLink <= 0 || bytes <= left) {
           best = r;
           room = Math.max(bytes, Math.min(f.answerBytes, left));
           break;
@@ -222,7 +231,7 @@ export class RequestQueue {
       const bytes = sizeOf(ticket);
       const link = ticket.link;
       this.#inFlight.set(ticket, { bytes, link });
-      if (link) link.inFlightBytes += bytes;
+      if (link) this.#onLink.set(link, (this.#onLink.get(link) ?? 0) + bytes);
     }
   }
 }

@@ -19,8 +19,8 @@
 import { joinableSignal, untilAborted } from "../../shared-signal.js";
 import { StoreCall } from "../requests/store-requests.js";
 import { priorityNow } from "../scheduling/priority.js";
+import { nextTask } from "../../clock.js";
 
-const nextTask = typeof globalThis.setImmediate === "function" ? (f) => globalThis.setImmediate(f) : (f) => setTimeout(f, 0);
 
 /**
  * @typedef {object} Wanted

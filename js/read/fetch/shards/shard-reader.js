@@ -29,9 +29,9 @@ import { ZarrCodecError } from "../../../errors.js";
 import { crc32c } from "../../../codecs/crc32c.js";
 import { BoundedCache } from "../../bounded-cache.js";
 import { RangeCoalescer } from "./range-coalescer.js";
-import { DEFAULT_FETCH } from "../fetch-options.js";
+import { DEFAULT_FETCH, requesterOf } from "../fetch-options.js";
 import { StoreCall } from "../requests/store-requests.js";
-import { isAbort } from "../requests/transient-failures.js";
+import { isAbort, statusOf } from "../requests/transient-failures.js";
 import { joinableSignal, untilAborted } from "../../shared-signal.js";
 import { suffixRefusal } from "./suffix-refusal.js";
 import { linkOf } from "../scheduling/link-estimate.js";
@@ -49,6 +49,22 @@ export function keyUnder(path, key) {
 function sliceOfWhole(whole, from, n, call) {
   call?.use(from, n);
   return whole.subarray(from, from + n);
+}
+
+/**
+ * A range the server answered 416 (Range Not Satisfiable) for: it starts
+ * past the shard's end, where the shard's index says an inner chunk is (a
+ * shard cut short); the store's error kept as the cause. Undefined for
+ * any other failure.
+ */
+function pastEnd(key, error, asked, what) {
+  if (error instanceof ZarrCodecError || statusOf(error) !== 416) return undefined;
+  return new ZarrCodecError(
+    "LENGTH_MISMATCH",
+    `read: shard ${key}: asked the store for ${showRange(asked)}, ${what}, and the server answered 416 (no such bytes): ` +
+      `the shard ends before byte ${asked.offset}, where its index says it holds bytes up to ${asked.offset + asked.length} (a truncated shard)`,
+    { cause: error },
+  );
 }
 
 // "bytes 1000-1999 (1000 bytes)": a range as the request asked for it.
@@ -97,8 +113,6 @@ export function shardReader(arr, za, sharding) {
   const cache = new BoundedCache(DEFAULT_FETCH.indexCacheBytes);
   const link = linkOf(store);
   const coalescer = new RangeCoalescer(store, link);
-  // A read waiting on a request: its signal and priority.
-  const requesterOf = (options, settings) => ({ signal: options?.signal, priority: settings.priority });
 
   // The index's bytes checked (its crc32c, where it has one): a DataView of
   // its 16-byte entries, and where its inner chunks end.
@@ -135,7 +149,9 @@ export function shardReader(arr, za, sharding) {
   // bytes at their place in it (its end or its start), and every inner
   // chunk the index places inside it. An answer that starts elsewhere (a
   // server that sends a..EOF for bytes=a-b) holds the index at its end too,
-  // but not the chunks before a.
+  // and passes where the shard has unused space of at least a before its
+  // index (the spec allows it): such an answer is taken as the whole shard
+  // only after a request for the whole object (wholeShard below).
   function holdsShard(index, answer) {
     const n = answer.byteLength;
     if (n < indexBytes) return false;
@@ -184,6 +200,43 @@ export function shardReader(arr, za, sharding) {
   // server sent it.
   const keptBytes = (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0);
 
+  // Whole shards on their way, asked for where an answer to a range that
+  // does not start at 0 came longer than asked: by its bytes alone it may
+  // be the whole shard (a server that ignores Range) or the range's start
+  // to the shard's end (one that honours only the start, a..EOF), which
+  // differ where the shard has unused space. A request without Range is
+  // answered with the whole object by either: verified, it is kept with
+  // the index (later reads of the shard ask for nothing), and the chunks
+  // are cut from it. One per shard, for every read that meets the case.
+  /** @type {Map<string, {shared: ReturnType<typeof joinableSignal>, promise: Promise<object>}>} */
+  const wholes = new Map();
+
+  async function wholeShard(key, index, options, settings, account) {
+    let flight = wholes.get(key);
+    if (flight && !flight.shared.join(options?.signal)) flight = undefined;
+    if (flight) flight.call.join(account, requesterOf(options, settings));
+    if (!flight) {
+      const shared = joinableSignal();
+      shared.join(options?.signal);
+      const call = new StoreCall(key, { retry: settings.retry, signal: shared.signal, scheduler: settings.scheduler, link }).join(account, requesterOf(options, settings));
+      const promise = (async () => {
+        const bytes = await call.run(() => store.get(key, { ...options, signal: shared.signal }));
+        if (!(bytes instanceof Uint8Array) || !holdsShard(index, bytes)) throw unverifiedAnswer(key, "the whole shard (no range), after an answer longer than its range", bytes?.byteLength ?? "no");
+        const kept = { ...index, whole: bytes, call };
+        cache.set(key, Promise.resolve(kept), keptBytes);
+        return kept;
+      })();
+      flight = { shared, call, promise };
+      wholes.set(key, flight);
+      const done = () => {
+        shared.release();
+        if (wholes.get(key) === flight) wholes.delete(key);
+      };
+      promise.then(done, done);
+    }
+    return untilAborted(flight.promise, options?.signal);
+  }
+
   // Index fetches under way, each with the signal the reads waiting on it
   // share (aborted only once all of them have) and its store call (which
   // counts for each of them).
@@ -223,7 +276,7 @@ export function shardReader(arr, za, sharding) {
       // Kept as a guard: with joined signals a shared fetch aborts only
       // when this read has too.
       if (!isAbort(error) || options?.signal?.aborted) throw error;
-      return startIndexFetch(key, options, settings, account);
+      return await untilAborted(startIndexFetch(key, options, settings, account), options?.signal);
     }
   }
 
@@ -259,21 +312,28 @@ export function shardReader(arr, za, sharding) {
     const what = `inner chunk ${at}`;
     if (whole) return sliceOfWhole(whole, from, n, indexCall);
     let got;
-    if (settings.coalesce) {
-      got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce, retry: settings.retry, account, requester: requesterOf(options, settings), scheduler: settings.scheduler });
-    } else {
-      const call = new StoreCall(key, { retry: settings.retry, signal: options?.signal, scheduler: settings.scheduler, link, bytes: n }).join(account, requesterOf(options, settings));
-      const bytes = await call.run(() => store.getRange(key, asked, options));
-      const length = bytes instanceof Uint8Array ? bytes.byteLength : undefined;
-      if (length !== undefined && length <= n) call.use(0, length);
-      got = { bytes: length > n ? undefined : bytes, longer: length > n ? bytes : undefined, asked, got: length, call };
+    try {
+      if (settings.coalesce) {
+        got = await coalescer.get({ key, offset: from, length: n, options, coalesce: settings.coalesce, retry: settings.retry, account, requester: requesterOf(options, settings), scheduler: settings.scheduler });
+      } else {
+        const call = new StoreCall(key, { retry: settings.retry, signal: options?.signal, scheduler: settings.scheduler, link, bytes: n }).join(account, requesterOf(options, settings));
+        const bytes = await call.run(() => store.getRange(key, asked, options));
+        const length = bytes instanceof Uint8Array ? bytes.byteLength : undefined;
+        if (length !== undefined && length <= n) call.use(0, length);
+        got = { bytes: length > n ? undefined : bytes, longer: length > n ? bytes : undefined, asked, got: length, call };
+      }
+    } catch (error) {
+      throw pastEnd(key, error, asked, what) ?? error;
     }
     const among = got.asked.length > n ? `${what} among others` : what;
     if (got.longer) {
-      // More than the request asked for: the whole shard where it
-      // verifiably is (its chunks at their absolute offsets), else refused.
+      // More than the request asked for: never the shard unless it
+      // verifiably holds it; from a range at 0 it is the whole shard, from
+      // one further in only the whole object asked for without Range says.
       if (!holdsShard(index, got.longer)) throw unverifiedAnswer(key, `${showRange(got.asked)} (${among})`, got.got);
-      return sliceOfWhole(got.longer, from, n, got.call);
+      if (got.asked.offset === 0) return sliceOfWhole(got.longer, from, n, got.call);
+      const kept = await wholeShard(key, index, options, settings, account);
+      return sliceOfWhole(kept.whole, from, n, kept.call);
     }
     if (!(got.bytes instanceof Uint8Array) || got.bytes.byteLength !== n) throw shortAnswer(key, got.asked, among, got.got);
     return got.bytes;
