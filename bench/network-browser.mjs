@@ -18,19 +18,13 @@
 // The temp folders (store, build) are removed at the end.
 //
 //   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25,25,inf] [--trace] [--no-store] [--no-write]
-import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { build } from "vite";
-import { serve } from "../scripts/serve.mjs";
-import { launchChromium } from "../tests/js/support/browser.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
+import { openBenchPage } from "./bench-page.mjs";
 import { logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
-import { loadFolder } from "./network-files.mjs";
+import { networkStore, writeResults } from "./network-store.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const quick = args.includes("--quick");
@@ -47,38 +41,15 @@ const rates = option("rate", "inf")
 const names = ["zarrita", "coalesce", "read", "withDataTypes"];
 const write = !quick && !args.includes("--no-write");
 
-const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-browser-"));
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
+const store = networkStore("network-browser", quick);
+const { files } = store;
+const sizeOf = (path) => files.get(path)?.byteLength;
 let server;
-let pages;
-let browser;
+let opened;
 try {
-  const storeDir = join(dir, "store");
-  const pageDir = join(dir, "page");
-  mkdirSync(storeDir);
-  execFileSync("/usr/bin/python3", [join(root, "bench/make-network-store.py"), storeDir, ...(quick ? ["--quick"] : [])], { stdio: "inherit" });
-  await build({
-    root: join(root, "bench/network-page"),
-    configFile: false,
-    logLevel: "warn",
-    build: { outDir: pageDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 },
-  });
-  copyFileSync(join(storeDir, "expected.u16"), join(pageDir, "expected.u16"));
-  const files = loadFolder(join(storeDir, "image.zarr"), "/image.zarr");
-  const sizeOf = (path) => files.get(path)?.byteLength;
   server = await startNetworkServer(files, { cors: true });
-  pages = await serve(pageDir);
-  browser = await launchChromium();
-  const page = await browser.newPage();
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  await page.goto(`${pages.url}/index.html`);
-  await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+  opened = await openBenchPage(fileURLToPath(new URL("network-page", import.meta.url)), store);
+  const { page, problems } = opened;
   const { side, cache, userAgent } = await page.evaluate(([url, n]) => window.bench.setup(url, n), [`${server.url}/image.zarr`, noStore]);
   const chrome = /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? userAgent;
 
@@ -113,25 +84,9 @@ try {
   const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
   const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
   console.log(load);
-  if (write) {
-    let commit = "unknown";
-    try {
-      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-    } catch {}
-    const machine = `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
-    const md = [
-      `Reads over a network in Chromium (bench/network-browser.mjs ${args.join(" ")}), measured ${new Date().toISOString().slice(0, 10)} on ${machine}, commit ${commit}, ${load}.`,
-      "",
-      "```",
-      ...printed.filter((line) => line !== ""),
-      "```",
-      "",
-    ].join("\n");
-    writeFileSync(join(root, "bench/network-browser-results.md"), md);
-  }
+  if (write) writeResults("network-browser", `Reads over a network in Chromium (bench/network-browser.mjs ${args.join(" ")})`, printed, { facts: load });
 } finally {
-  await browser?.close();
-  pages?.server.close();
+  await opened?.close();
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  store.remove();
 }

@@ -42,15 +42,11 @@
 // bench/network-results.md, with the command line, machine and load.
 //
 //   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--rate=6.25,25,inf] [--concurrent=6] [--trace] [--suffix-requests] [--no-write]
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadavg } from "node:os";
 import * as zarr from "zarrita";
 import * as pkg from "../js/index.js";
 import { checkSample, logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
-import { loadFolder } from "./network-files.mjs";
+import { networkStore, writeResults } from "./network-store.mjs";
 import { startNetworkServerThread } from "./network-server-thread.mjs";
 import { registries } from "./zarrita-alone.mjs";
 
@@ -58,7 +54,6 @@ const { createReadPool, read } = pkg;
 // Another change adds the chunk cache; until it is there, its row says so.
 const createChunkCache = pkg.createChunkCache;
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const quick = args.includes("--quick");
@@ -76,21 +71,10 @@ const gc = globalThis.gc ?? (() => {});
 
 const toSlices = (selection) => (selection ? selection.map(([a, b]) => zarr.slice(a, b)) : null);
 
-const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-network-"));
-// Stopped by a signal, the temp folder goes too.
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
+const { files, expected, side, remove } = networkStore("network", quick);
 let pool;
 let server;
 try {
-  execFileSync("/usr/bin/python3", [join(root, "bench/make-network-store.py"), dir, ...(quick ? ["--quick"] : [])], { stdio: "inherit" });
-  const files = loadFolder(join(dir, "image.zarr"), "/image.zarr");
-  const expected = new Uint16Array(readFileSync(join(dir, "expected.u16")).buffer.slice(0));
-  const side = Math.sqrt(expected.length);
   server = await startNetworkServerThread(files, { maxConcurrent });
   const sizeOf = (path) => files.get(path)?.byteLength;
 
@@ -165,24 +149,9 @@ try {
   const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
   const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
   console.log(load);
-  if (write) {
-    let commit = "unknown";
-    try {
-      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-    } catch {}
-    const machine = `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
-    const md = [
-      `Reads over a network (bench/network.mjs ${args.join(" ")}), measured ${new Date().toISOString().slice(0, 10)} on ${machine}, commit ${commit}, ${load}.`,
-      "",
-      "```",
-      ...printed.filter((line) => line !== ""),
-      "```",
-      "",
-    ].join("\n");
-    writeFileSync(join(root, "bench/network-results.md"), md);
-  }
+  if (write) writeResults("network", `Reads over a network (bench/network.mjs ${args.join(" ")})`, printed, { facts: load });
 } finally {
   await pool?.close();
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  remove();
 }

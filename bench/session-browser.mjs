@@ -17,20 +17,14 @@
 // --no-write) writes bench/session-browser-results.md.
 //
 //   node bench/session-browser.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25] [--trace] [--no-store] [--no-write]
-import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { build } from "vite";
-import { serve } from "../scripts/serve.mjs";
-import { launchChromium } from "../tests/js/support/browser.js";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
-import { loadFolder } from "./network-files.mjs";
+import { openBenchPage } from "./bench-page.mjs";
+import { networkStore, writeResults } from "./network-store.mjs";
 import { runFacts, sessionScenarios, shardLayout, whereTimeWent } from "./session-cases.mjs";
 import { printSession, printTraces, readerTitles, summarise } from "./session-report.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const quick = args.includes("--quick");
@@ -48,37 +42,14 @@ const rates = option("rate", "6.25")
 const timeoutMs = quick ? 20000 : 60000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-session-browser-"));
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
+const store = networkStore("session-browser", quick);
+const { files } = store;
 let server;
-let pages;
-let browser;
+let opened;
 try {
-  const storeDir = join(dir, "store");
-  const pageDir = join(dir, "page");
-  mkdirSync(storeDir);
-  execFileSync("/usr/bin/python3", [join(root, "bench/make-network-store.py"), storeDir, ...(quick ? ["--quick"] : [])], { stdio: "inherit" });
-  await build({
-    root: join(root, "bench/session-page"),
-    configFile: false,
-    logLevel: "warn",
-    build: { outDir: pageDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 },
-  });
-  copyFileSync(join(storeDir, "expected.u16"), join(pageDir, "expected.u16"));
-  const files = loadFolder(join(storeDir, "image.zarr"), "/image.zarr");
   server = await startNetworkServer(files, { latencyMs, cors: true });
-  pages = await serve(pageDir);
-  browser = await launchChromium();
-  const page = await browser.newPage();
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  await page.goto(`${pages.url}/index.html`);
-  await page.waitForFunction(() => window.loaded, null, { timeout: 30000 });
+  opened = await openBenchPage(fileURLToPath(new URL("session-page", import.meta.url)), store);
+  const { page, problems } = opened;
   const setup = await page.evaluate(([url, noStore]) => window.bench.setup(url, { noStore, maxRequests: 6 }), [`${server.url}/image.zarr`, noStore]);
   const { side, hasScheduler, hasWrapper } = setup;
   const chrome = /Chrome\/([\d.]+)/.exec(setup.userAgent)?.[1] ?? setup.userAgent;
@@ -180,18 +151,9 @@ try {
   const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
   print(`load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`);
   if (problems.length) throw new Error(`the page failed: ${problems.join("; ")}`);
-  if (write) {
-    let commit = "unknown";
-    try {
-      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-    } catch {}
-    const machine = `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
-    const md = [`A viewer's session in Chromium (bench/session-browser.mjs ${args.join(" ")}), measured ${new Date().toISOString().slice(0, 10)} on ${machine}, commit ${commit}.`, "", "```", ...printed, "```", ""].join("\n");
-    writeFileSync(join(root, "bench/session-browser-results.md"), md);
-  }
+  if (write) writeResults("session-browser", `A viewer's session in Chromium (bench/session-browser.mjs ${args.join(" ")})`, printed);
 } finally {
-  await browser?.close();
-  pages?.server.close();
+  await opened?.close();
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  store.remove();
 }

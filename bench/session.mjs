@@ -38,22 +38,17 @@
 // and .json.
 //
 //   node --expose-gc bench/session.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25] [--concurrent=6] [--readers=zarrita,coalesce,read,scheduler,wrapper] [--trace] [--no-write]
-import { execFileSync } from "node:child_process";
 import { setMaxListeners } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadavg } from "node:os";
 import * as zarr from "zarrita";
 import * as pkg from "../js/index.js";
 import { checkSample } from "./network-cases.mjs";
-import { loadFolder } from "./network-files.mjs";
+import { networkStore, writeResults } from "./network-store.mjs";
 import { startNetworkServerThread } from "./network-server-thread.mjs";
 import { alone, arraysOf, checkRun, runFacts, runScenario, sessionScenarios, shardLayout, whereTimeWent } from "./session-cases.mjs";
 import { printSession, printTraces, readerTitles, summarise } from "./session-report.mjs";
 import { registries } from "./zarrita-alone.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const quick = args.includes("--quick");
@@ -90,19 +85,9 @@ process.on("unhandledRejection", (reason) => {
   entry.kinds.set(kind, (entry.kinds.get(kind) ?? 0) + 1);
 });
 
-const dir = mkdtempSync(join(tmpdir(), "zarr-codecs-wasm-session-"));
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
+const { files, expected, side, remove } = networkStore("session", quick);
 let server;
 try {
-  execFileSync("/usr/bin/python3", [join(root, "bench/make-network-store.py"), dir, ...(quick ? ["--quick"] : [])], { stdio: "inherit" });
-  const files = loadFolder(join(dir, "image.zarr"), "/image.zarr");
-  const expected = new Uint16Array(readFileSync(join(dir, "expected.u16")).buffer.slice(0));
-  const side = Math.sqrt(expected.length);
   // The 1/4 level: every 4th row and column of the image.
   const quarterSide = side / 4;
   const expectedQuarter = new Uint16Array(quarterSide * quarterSide);
@@ -279,18 +264,8 @@ try {
   const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
   const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
   print(load);
-  if (write) {
-    let commit = "unknown";
-    try {
-      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-    } catch {}
-    const machine = `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
-    const date = new Date().toISOString().slice(0, 10);
-    const md = [`A viewer's session (bench/session.mjs ${args.join(" ")}), measured ${date} on ${machine}, commit ${commit}.`, "", "```", ...printed, "```", ""].join("\n");
-    writeFileSync(join(root, "bench/session-results.md"), md);
-    writeFileSync(join(root, "bench/session-results.json"), `${JSON.stringify({ date, machine, commit, load, latencyMs, maxConcurrent, rounds, side, ...json }, null, 1)}\n`);
-  }
+  if (write) writeResults("session", `A viewer's session (bench/session.mjs ${args.join(" ")})`, printed, { json: { load, latencyMs, maxConcurrent, rounds, side, ...json } });
 } finally {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  remove();
 }
