@@ -713,9 +713,9 @@ export interface ReadOptions<T = unknown> {
    * in as few range requests as this allows (two ranges merge where at most
    * `maxGapBytes` lie between them and the request stays within
    * `maxBytes`). By default both follow the link read sees: a gap of round
-   * trip x rate, an answer of a third of four round trips' worth and at
-   * most 250 ms of the link, at least 256 KiB (at most 1 MiB and 16 MiB,
-   * zarr-python 3's values); a number given holds as it is.
+   * trip x rate, an answer of 250 ms of the link (with a scheduler, a
+   * third of its window at most), at least 256 KiB (at most 1 MiB and
+   * 16 MiB, zarr-python 3's values); a number given holds as it is.
    * false: one request per inner chunk.
    */
   coalesce?: { maxGapBytes?: number | undefined; maxBytes?: number | undefined } | boolean | undefined;

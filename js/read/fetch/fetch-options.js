@@ -6,9 +6,10 @@
 //     range requests as the gap and the size allow. By default both follow
 //     the link the reads see (scheduling/link-estimate.js): a gap is read
 //     through where its bytes cost less than the round trip they save
-//     (round trip x rate), and an answer holds at most a third of the
-//     link's window and what it moves in a quarter second (at least
-//     256 KiB: link-estimate.js), so that decoding runs beside the transfer;
+//     (round trip x rate), and an answer holds at most what the link moves
+//     in a quarter second (at least 256 KiB; with a scheduler, a third of
+//     the link's window at most: link-estimate.js), so that decoding runs
+//     beside the transfer;
 //     zarr-python 3's datacenter values (1 MiB, 16 MiB) are the most
 //     either becomes. A number given is used as it is. false: one request
 //     per inner chunk.

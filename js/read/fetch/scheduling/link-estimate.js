@@ -144,11 +144,12 @@ export class LinkEstimate {
    *   round trip's worth would leave the link idle; a few keep it busy as
    *   requests end and others start, and bound what a late request of
    *   higher priority waits behind. Unbounded before the rate is known.
-   * - answerBytes: the most one merged request asks for: a third of the
-   *   window (so that requests end and start within it), at least
-   *   MIN_ANSWER_BYTES, at most what the link moves in MAX_ANSWER_MS (so
-   *   decoding runs beside the transfer); zarr-python's 16 MiB before the
-   *   rate is known.
+   * - answerBytes: the most one merged request asks for: what the link
+   *   moves in MAX_ANSWER_MS (so decoding runs beside the transfer), at
+   *   least MIN_ANSWER_BYTES; zarr-python's 16 MiB before the rate is
+   *   known, and at most. A scheduler bounds a merged request by a third
+   *   of the window too (read-scheduler.js), so that requests end and
+   *   start within it.
    */
   figures() {
     const rttMs = this.rttMs ?? PRIOR.rttMs;
@@ -158,7 +159,7 @@ export class LinkEstimate {
     const gapBytes = Math.min(CEILING.gapBytes, Math.floor(bdp));
     if (measured === undefined) return { rttMs, bytesPerMs, gapBytes, answerBytes: CEILING.answerBytes, windowBytes: Infinity, learnt: false };
     const windowBytes = Math.max(Math.floor(WINDOW_TRIPS * bdp), 3 * MIN_ANSWER_BYTES);
-    const answerBytes = Math.min(CEILING.answerBytes, Math.max(MIN_ANSWER_BYTES, Math.floor(Math.min(windowBytes / 3, MAX_ANSWER_MS * bytesPerMs))));
+    const answerBytes = Math.min(CEILING.answerBytes, Math.max(MIN_ANSWER_BYTES, Math.floor(MAX_ANSWER_MS * bytesPerMs)));
     return { rttMs, bytesPerMs, gapBytes, answerBytes, windowBytes, learnt: true };
   }
 }

@@ -209,7 +209,9 @@ export class RequestQueue {
         const left = f.windowBytes - onLink;
         if (onLink <= 0 || bytes <= left) {
           best = r;
-          room = Math.max(bytes, Math.min(f.answerBytes, left));
+          // Merged within a third of the window, so that requests end and
+          // start within it (and within what it has left now).
+          room = Math.max(bytes, Math.min(f.answerBytes, f.windowBytes / 3, left));
           break;
         }
         full.add(link);
