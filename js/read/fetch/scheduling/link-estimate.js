@@ -18,7 +18,8 @@
 // large as zarr-python's 16 MiB (the whole of a shard as zarr-python
 // writes it, in one request, on a fast link).
 //
-// The round trip: the shortest recent small answer. The rate: the bytes
+// The round trip: the shortest recent small answer (half a suffix
+// request's, which may be two round trips). The rate: the bytes
 // of the recent answers over the time the link was busy bringing them (so
 // that answers sharing the link count together, as a gap's bytes share
 // it).
@@ -62,8 +63,7 @@ export class LinkEstimate {
    * A store call's answer: `bytes` came `endMs - startMs` after it was
    * asked. `suffix`: it asked for an object's last bytes, which a store may
    * do in two round trips (zarrita's FetchStore asks for the size first,
-   * with a HEAD, unless made with useSuffixRequest): its time counts as
-   * one round trip's twice over.
+   * with a HEAD, unless made with useSuffixRequest).
    */
   observe(startMs, endMs, bytes, suffix = false) {
     if (!(endMs >= startMs)) return;
@@ -74,21 +74,25 @@ export class LinkEstimate {
 
   /**
    * The round trip in ms, or undefined before an answer was seen: the
-   * shortest of the recent small answers (an index, a HEAD), which the
-   * link's rate hardly lengthens, else of all answers. (A store that asks
-   * twice for a small answer, a HEAD and then the range, counts both
-   * round trips: an estimate on the long side, which the rate's, on the
-   * short side, offsets in the gap they make.)
+   * shortest of the recent small answers (a shard's range, a zarr.json),
+   * which the link's rate hardly lengthens; where there are none but
+   * answers to suffix requests (a shard's index), half the shortest of
+   * those (a store may ask for them in two round trips, a HEAD first: half
+   * errs short where it asked in one); else the shortest of all answers.
    */
   get rttMs() {
     let small;
+    let suffix;
     let any;
     for (const a of this.#answers) {
-      const ms = (a.endMs - a.startMs) / a.trips;
+      const ms = a.endMs - a.startMs;
       if (any === undefined || ms < any) any = ms;
-      if (a.bytes <= SMALL_ANSWER && (small === undefined || ms < small)) small = ms;
+      if (a.bytes > SMALL_ANSWER) continue;
+      if (a.trips === 2) {
+        if (suffix === undefined || ms / 2 < suffix) suffix = ms / 2;
+      } else if (small === undefined || ms < small) small = ms;
     }
-    return small ?? any;
+    return small ?? suffix ?? any;
   }
 
   /**
