@@ -121,6 +121,21 @@ describe.each(ZARRITAS)("zarrita %s", (version, zarr) => {
   });
 });
 
+test("zarrita 0.7: withScheduler composes in extendStore with zarrita's own extensions", async () => {
+  const [, zarr] = ZARRITAS.find(([v]) => v.startsWith("0.7"));
+  const s = zarr.slice;
+  const scheduler = createReadScheduler({ maxRequests: 2 });
+  const store = await zarr.extendStore(fetchStore(zarr), (inner) => withScheduler(inner, scheduler), (inner) => zarr.withRangeCoalescing(inner));
+  const arr = await zarr.open(zarr.root(store).resolve("s"), { kind: "array" });
+  server.reset();
+  const before = scheduler.stats().sent;
+  const got = await zarr.get(arr, [s(0, 64), null]);
+  expect(Array.from(got.data)).toEqual(expected(0, 64, 0, side));
+  // Every request the server saw went through the scheduler's slots.
+  expect(scheduler.stats().sent - before).toBe(server.requests().length);
+  expect(server.requests().length).toBeGreaterThan(0);
+});
+
 test("withScheduler checks its arguments", () => {
   const scheduler = createReadScheduler();
   expectCodecError(() => withScheduler({}, scheduler), "INVALID_INPUT", "withScheduler: expected a store (an object with get(key)), got an object");
