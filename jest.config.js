@@ -11,4 +11,8 @@ export default {
   maxWorkers: availableParallelism(),
   // The longest suites start first (tests/js/support/longest-first-sequencer.js).
   testSequencer: "<rootDir>/tests/js/support/longest-first-sequencer.js",
+  // A folder the suites of one run share, for work done once per run
+  // (tests/js/support/test-run.js).
+  globalSetup: "<rootDir>/tests/js/support/global-setup.js",
+  globalTeardown: "<rootDir>/tests/js/support/global-teardown.js",
 };
