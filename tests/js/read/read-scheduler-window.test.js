@@ -53,8 +53,10 @@ test("a late high-priority tile waits behind at most a window of low-priority by
   // Three shards (6 MiB) at a low priority, uncoalesced: 192 requests of 8 KiB.
   const low = read(arr, [s(0, 1024), s(0, 512)], { scheduler, priority: -1, coalesce: false }).then(() => ({ lowFrom: t0 }));
   const lowTop = read(arr, [s(0, 512), s(512, 1024)], { scheduler, priority: -1, coalesce: false });
-  // Once the low reads are well on their way, a tile of shard c/1/1 at a high priority.
-  while (server.requests().filter((q) => q.status === 206 && q.endMs > q.startMs).length < 40) await new Promise((r) => setTimeout(r, 2));
+  // Once the low reads are well on their way (40 answers in, and some on
+  // the link now), a tile of shard c/1/1 at a high priority.
+  const sending = () => server.requests().some((q) => q.firstByteMs !== undefined && q.endMs <= q.startMs);
+  while (server.requests().filter((q) => q.status === 206 && q.endMs > q.startMs).length < 40 || !sending()) await new Promise((r) => setTimeout(r, 1));
   const asked = performance.now();
   const tile = await read(arr, [s(960, 1024), s(960, 1024)], { scheduler, priority: 10, coalesce: false });
   const done = performance.now();
