@@ -53,10 +53,12 @@ export class StoreCall {
    * @param {import("../scheduling/link-estimate.js").LinkEstimate} [how.link]
    * @param {number} [how.bytes]   what the answer will bring, where known
    * @param {boolean} [how.suffix]  it asks for an object's last bytes (the link estimate's round trip)
+   * @param {boolean} [how.index]   it asks for a shard's index, whose reads then ask for their ranges (a scheduler holds lower requests back on its link meanwhile)
    */
-  constructor(key, { retry, signal, scheduler, link, bytes = 0, suffix = false }) {
+  constructor(key, { retry, signal, scheduler, link, bytes = 0, suffix = false, index = false }) {
     this.key = key;
     this.suffix = suffix;
+    this.index = index;
     this.retry = retry;
     this.signal = signal;
     this.scheduler = scheduler;
@@ -131,7 +133,7 @@ export class StoreCall {
   // A slot of the scheduler for one attempt (none needed without one).
   #slot() {
     if (!this.scheduler) return undefined;
-    return slotOf(this.scheduler, { priority: () => this.priority(), signal: this.signal, bytes: this.bytes, link: this.link });
+    return slotOf(this.scheduler, { priority: () => this.priority(), signal: this.signal, bytes: this.bytes, link: this.link, index: this.index });
   }
 
   #release(ticket, bytes) {

@@ -125,6 +125,37 @@ export class LinkEstimate {
     return bytes / Math.max(busy, 1);
   }
 
+  /**
+   * Of the answers on their way (`flights`: each a request of `bytes` sent
+   * at `sentMs`), the bytes the link has likely not brought yet at `nowMs`,
+   * by the figures `f`: a request's bytes start to flow a round trip after
+   * it was sent, and the link drains what has started at its rate, shared
+   * by every answer. Answers sharing a link fairly end together, so
+   * counting each request's bytes until it ends would leave the link idle
+   * for a round trip each time a window's worth ends at once; counting
+   * what is left of them lets the next request start a round trip before
+   * the link runs dry. Unknown rate: every byte counts until its request
+   * ends.
+   * @param {{sentMs: number, bytes: number}[]} flights
+   */
+  stillToCome(flights, nowMs, f = this.figures()) {
+    if (!f.learnt) return flights.reduce((sum, r) => sum + r.bytes, 0);
+    const starts = flights.map((r) => ({ at: r.sentMs + f.rttMs, bytes: r.bytes })).sort((a, b) => a.at - b.at);
+    let queued = 0;
+    let notStarted = 0;
+    let t = -Infinity;
+    for (const { at, bytes } of starts) {
+      if (at > nowMs) {
+        notStarted += bytes;
+        continue;
+      }
+      queued = Math.max(0, queued - f.bytesPerMs * (at - t)) + bytes;
+      t = at;
+    }
+    if (t > -Infinity) queued = Math.max(0, queued - f.bytesPerMs * (nowMs - t));
+    return queued + notStarted;
+  }
+
   /** A recent answer's typical size (their mean; 0 before any): what a request whose size is unknown will likely bring. */
   get typicalAnswerBytes() {
     let n = 0;

@@ -23,23 +23,44 @@
 //     priority.
 //   - One link (a store's server) is shared by every answer on it, so
 //     slots alone would let a prefetch ring's answers slow the visible
-//     tiles' on it. The answers on their way on one link (of this
-//     scheduler's: a page has one) are held within its window (scheduling/link-estimate.js windowBytes: a few round
-//     trips' worth of the link, which keeps it busy as requests end and
-//     others start): the best waiting request goes when its link has room
-//     for it (or nothing in flight), and none of lower priority on that
-//     link goes before it; requests to other links go on. So the link
-//     carries requests in priority order, and what a late request of
-//     higher priority waits behind is at most a window, a few round trips.
+//     tiles' on it. The bytes on their way on one link (of this
+//     scheduler's: a page has one) are held within its window
+//     (scheduling/link-estimate.js windowBytes: a few round trips' worth
+//     of the link, which keeps it busy as requests end and others start),
+//     counting what the link has likely not brought yet of each request
+//     (stillToCome: answers sharing a link end together, so counting them
+//     whole until they end would idle the link a round trip each time):
+//     the best waiting request goes when its link has room for it (or
+//     nothing in flight), and none of lower priority on that link goes
+//     before it; requests to other links go on. So the link carries
+//     requests in priority order, and what a late request of higher
+//     priority waits behind is at most a window, a few round trips.
+//   - A request of lower priority than requests on their way on its link
+//     goes once what is left of theirs is about a round trip's worth (the
+//     link's estimate): its bytes start to flow as theirs end, so a
+//     prefetch ring never shares the link with the visible tiles.
+//   - While a shard's index is on its way on a link, nothing of lower
+//     priority than it goes on that link: its reads ask for their ranges
+//     when it comes, and would find the window full of lower answers.
 //   - Ranges that merge into a request are those of its priority: a range
 //     of lower priority would delay the answer (decoded only once its last
 //     byte is in) by its bytes.
 import { describe, ZarrCodecError } from "../../../errors.js";
 import { watchAbort, abortReason } from "../../abort-signal.js";
-import { nextTask } from "../../clock.js";
+import { nextTask, now } from "../../clock.js";
 
 // What a ticket's answer will bring: its size, or where unknown (a whole
 // chunk's), the typical answer on its link.
+// A ticket's priority now (-Infinity where asking throws: it fails its
+// reads when the queue next asks it).
+function priorityOf(ticket) {
+  try {
+    return ticket.priority();
+  } catch {
+    return -Infinity;
+  }
+}
+
 const sizeOf = (ticket) => (ticket.bytes > 0 ? ticket.bytes : ticket.link?.typicalAnswerBytes ?? 0);
 
 
@@ -62,6 +83,7 @@ export const SCHEDULED_BY = Symbol("zarr-codecs-wasm scheduled by");
  * @property {number} bytes     what the request will bring, where known (0 else)
  * @property {string} [group]   tickets of one group may merge (one object's ranges of one store)
  * @property {import("./link-estimate.js").LinkEstimate} [link]  the link its answer comes over
+ * @property {boolean} [index]  it brings a shard's index: its reads then ask for their ranges, at its priority
  * @property {(grant: {siblings: {ticket: Ticket, priority: number}[], barrier: number, room: number}) => void} granted
  *   the request may be sent now; it may take `siblings` (waiting tickets of
  *   its group) along with withdraw(), those whose priority is >= barrier,
@@ -80,17 +102,18 @@ function emptyTotals() {
 export class RequestQueue {
   /** @type {{ticket: Ticket, seq: number, stop: () => void}[]} */
   #waiting = [];
-  /** @type {Map<Ticket, {bytes: number, link: object | undefined}>} */
-  #inFlight = new Map();
   /**
-   * This scheduler's bytes on their way per link. Each scheduler keeps its
-   * own window on a link (another's requests there are its own to bound:
-   * a release wakes only the scheduler it frees room in).
-   * @type {Map<object, number>}
+   * Requests sent and not settled, with their link and when they were
+   * sent. Each scheduler keeps its own window on a link (another's
+   * requests there are its own to bound: a release wakes only the
+   * scheduler it frees room in).
+   * @type {Map<Ticket, {bytes: number, link: object | undefined, sentMs: number}>}
    */
-  #onLink = new Map();
+  #inFlight = new Map();
   #seq = 0;
   #pending = false;
+  /** A wake-up for when a full link's window will have room (its answers drain without any request settling). */
+  #wake = undefined;
   stats = emptyTotals();
 
   /** @param {{maxRequests: number}} options */
@@ -137,7 +160,6 @@ export class RequestQueue {
     const flight = this.#inFlight.get(ticket);
     if (!flight) return;
     this.#inFlight.delete(ticket);
-    if (flight.link) this.#onLink.set(flight.link, (this.#onLink.get(flight.link) ?? 0) - flight.bytes);
     this.#count("bytes", outcome.bytes ?? 0);
     if (outcome.aborted) this.#count("abortedInFlight", 1);
     this.#schedule();
@@ -169,12 +191,58 @@ export class RequestQueue {
     });
   }
 
+  /**
+   * A shard's index of higher priority than `priority` on its way on
+   * `link`: its reads will ask for ranges of that priority a round trip
+   * from now, and requests of lower priority sent meanwhile would hold the
+   * link's window when they do (a prefetch ring's ranges of the shard
+   * whose index came first, ahead of the visible tiles of the shards
+   * whose indexes are still coming).
+   */
+  #indexAbove(link, priority) {
+    for (const [ticket, flight] of this.#inFlight) {
+      if (ticket.index && flight.link === link && priorityOf(ticket) > priority) return true;
+    }
+    return false;
+  }
+
+  /**
+   * This scheduler's bytes on `link` not brought yet (link-estimate.js
+   * stillToCome): all of them, and those of requests of higher priority
+   * than `priority`; and how many requests are on it.
+   */
+  #onLink(link, f, nowMs, priority) {
+    const flights = [];
+    const higher = [];
+    for (const [ticket, flight] of this.#inFlight) {
+      if (flight.link !== link) continue;
+      flights.push(flight);
+      if (priorityOf(ticket) > priority) higher.push(flight);
+    }
+    return { bytes: link.stillToCome(flights, nowMs, f), higher: link.stillToCome(higher, nowMs, f), requests: flights.length };
+  }
+
+  /** Dispatches again in `ms` (the soonest a full window has room), unless a release does first. */
+  #wakeIn(ms) {
+    if (this.#wake !== undefined) clearTimeout(this.#wake);
+    this.#wake = setTimeout(() => {
+      this.#wake = undefined;
+      this.#schedule();
+    }, Math.max(1, Math.ceil(ms)));
+  }
+
   #dispatch() {
+    if (this.#wake !== undefined) {
+      clearTimeout(this.#wake);
+      this.#wake = undefined;
+    }
     const figures = new Map();
     const figuresOf = (link) => {
       if (!figures.has(link)) figures.set(link, link.figures());
       return figures.get(link);
     };
+    const nowMs = now();
+    let soonest = Infinity;
     while (this.#inFlight.size < this.maxRequests && this.#waiting.length > 0) {
       // Every waiting ticket's priority, asked now.
       const ranked = [];
@@ -203,11 +271,20 @@ export class RequestQueue {
           break;
         }
         if (full.has(link)) continue;
+        if (this.#indexAbove(link, r.priority)) {
+          // Its release calls again.
+          full.add(link);
+          continue;
+        }
         const f = figuresOf(link);
         const bytes = sizeOf(r.entry.ticket);
-        const onLink = Math.max(0, this.#onLink.get(link) ?? 0);
-        const left = f.windowBytes - onLink;
-        if (onLink <= 0 || bytes <= left) {
+        const onLink = this.#onLink(link, f, nowMs, r.priority);
+        const left = f.windowBytes - onLink.bytes;
+        // A lower request goes once what is left of the higher ones is
+        // about a round trip's worth of the link: its bytes start to flow
+        // as theirs end, sharing none of the link with them.
+        const yieldFor = onLink.higher - f.rttMs * f.bytesPerMs;
+        if (onLink.requests === 0 || (bytes <= left && yieldFor <= 0)) {
           best = r;
           // Merged within a third of the window, so that requests end and
           // start within it (and within what it has left now).
@@ -215,8 +292,15 @@ export class RequestQueue {
           break;
         }
         full.add(link);
+        // Its answers drain at the link's rate: room for this one by then.
+        soonest = Math.min(soonest, Math.max(bytes - left, yieldFor) / f.bytesPerMs);
       }
-      if (!best) return; // no link has room: a release calls again
+      if (!best) {
+        // No link has room: a release calls again, or the wake-up once
+        // the answers on the way have drained enough.
+        if (soonest < Infinity) this.#wakeIn(soonest);
+        return;
+      }
       const { ticket } = best.entry;
       this.#remove(ticket);
       best.entry.stop();
@@ -232,8 +316,7 @@ export class RequestQueue {
       ticket.granted({ siblings, barrier: Math.max(barrier, best.priority), room });
       const bytes = sizeOf(ticket);
       const link = ticket.link;
-      this.#inFlight.set(ticket, { bytes, link });
-      if (link) this.#onLink.set(link, (this.#onLink.get(link) ?? 0) + bytes);
+      this.#inFlight.set(ticket, { bytes, link, sentMs: nowMs });
     }
   }
 }
@@ -244,12 +327,12 @@ export class RequestQueue {
  * settles), or rejects with the reason it was dropped unsent (`signal`
  * aborted, or `priority` threw).
  * @param {RequestQueue} queue
- * @param {{priority: () => number, signal?: unknown, bytes?: number, link?: import("./link-estimate.js").LinkEstimate}} request
+ * @param {{priority: () => number, signal?: unknown, bytes?: number, link?: import("./link-estimate.js").LinkEstimate, index?: boolean}} request
  * @returns {Promise<Ticket>}
  */
-export function slotOf(queue, { priority, signal, bytes = 0, link }) {
+export function slotOf(queue, { priority, signal, bytes = 0, link, index = false }) {
   return new Promise((resolve, reject) => {
-    const ticket = { priority, signal, bytes, link, granted: () => resolve(ticket), dropped: reject };
+    const ticket = { priority, signal, bytes, link, index, granted: () => resolve(ticket), dropped: reject };
     queue.enqueue(ticket);
   });
 }

@@ -247,7 +247,7 @@ export function shardReader(arr, za, sharding) {
     const shared = joinableSignal();
     shared.join(options?.signal);
     // Sent at the highest priority of the reads waiting on it.
-    const call = new StoreCall(key, { retry: settings.retry, signal: shared.signal, scheduler: settings.scheduler, link, bytes: indexBytes, suffix: !atStart }).join(account, requesterOf(options, settings));
+    const call = new StoreCall(key, { retry: settings.retry, signal: shared.signal, scheduler: settings.scheduler, link, bytes: indexBytes, suffix: !atStart, index: true }).join(account, requesterOf(options, settings));
     const flight = { shared, call };
     fetching.set(key, flight);
     const promise = fetchIndex(key, { ...options, signal: shared.signal }, call);

@@ -1,0 +1,145 @@
+// The read scheduler's view of a link between releases
+// (js/read/fetch/scheduling/read-scheduler.js, link-estimate.js
+// stillToCome): what is left of the answers on their way, as the link
+// drains them; a request of lower priority held until what is left of the
+// higher ones is a round trip's worth; nothing lower while a shard's index
+// of higher priority is on its way. Hand-made tickets on a link of fixed
+// figures, slow enough (10 bytes a ms) that real timers tell the steps
+// apart; expected times worked out by hand from the figures.
+import { describe, expect, test } from "@jest/globals";
+import { createReadScheduler } from "../../../js/index.js";
+import { queueOf } from "../../../js/read/fetch/scheduling/read-scheduler.js";
+import { LinkEstimate } from "../../../js/read/fetch/scheduling/link-estimate.js";
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A link whose figures are given: 20 ms a round trip, 10 bytes a ms. */
+class FixedLink extends LinkEstimate {
+  constructor(figures) {
+    super();
+    this.fixed = { learnt: true, rttMs: 20, bytesPerMs: 10, gapBytes: 200, answerBytes: 1 << 20, windowBytes: 1 << 20, ...figures };
+  }
+  figures() {
+    return this.fixed;
+  }
+}
+
+function ticket(log, name, priority, link, { bytes = 0, index = false } = {}) {
+  const t = {
+    name,
+    bytes,
+    link,
+    index,
+    priority: () => priority,
+    granted: () => {
+      t.grantedAt = performance.now();
+      log.push(name);
+    },
+    dropped: (reason) => log.push(`dropped ${name}: ${reason}`),
+  };
+  return t;
+}
+
+const queue = () => queueOf(createReadScheduler({ maxRequests: 6 }));
+
+describe("stillToCome: what the link has not brought yet", () => {
+  const f = { learnt: true, rttMs: 10, bytesPerMs: 100 };
+  const link = new LinkEstimate();
+  // 1000 bytes asked at 0 (flowing from 10), 500 at 5 (flowing from 15).
+  const flights = [
+    { sentMs: 0, bytes: 1000 },
+    { sentMs: 5, bytes: 500 },
+  ];
+
+  test.each([
+    [5, 1500], // neither has started to flow
+    [10, 1500], // the first starts: 1000 queued, 500 not started
+    [15, 1000], // 500 of the first drained, the second's 500 joins
+    [20, 500],
+    [25, 0],
+    [40, 0],
+  ])("at %d ms: %d bytes", (nowMs, expected) => {
+    expect(link.stillToCome(flights, nowMs, f)).toBeCloseTo(expected, 6);
+  });
+
+  test("a link whose rate is not known yet counts every byte until its request ends", () => {
+    expect(link.stillToCome(flights, 1e6, { learnt: false, rttMs: 25, bytesPerMs: 6250 })).toBe(1500);
+  });
+});
+
+describe("between releases", () => {
+  test("a full window makes room as its answers drain, with no request settling", async () => {
+    const link = new FixedLink({ windowBytes: 1000 });
+    const q = queue();
+    const log = [];
+    const a = ticket(log, "a", 0, link, { bytes: 1000 });
+    const b = ticket(log, "b", 0, link, { bytes: 500 });
+    const t0 = performance.now();
+    q.enqueue(a);
+    q.enqueue(b);
+    // a goes (alone on its link); b waits: 1000 bytes still to come. They
+    // flow from 20 ms at 10 a ms: room for b's 500 at 20 + 50 = 70 ms.
+    await sleep(40);
+    expect(log).toEqual(["a"]);
+    await sleep(150);
+    expect(log).toEqual(["a", "b"]);
+    expect(b.grantedAt - t0).toBeGreaterThanOrEqual(65);
+    expect(q.inFlight).toBe(2); // a was never released
+  });
+
+  test("a lower request waits until what is left of the higher ones is a round trip's worth; one of their priority goes at once", async () => {
+    const link = new FixedLink();
+    const q = queue();
+    const log = [];
+    const high = ticket(log, "high", 5, link, { bytes: 1000 });
+    q.enqueue(high);
+    await sleep(0);
+    expect(log).toEqual(["high"]);
+    const t0 = performance.now();
+    const low = ticket(log, "low", 0, link, { bytes: 100 });
+    const peer = ticket(log, "peer", 5, link, { bytes: 100 });
+    q.enqueue(low);
+    q.enqueue(peer);
+    // high's 1000 bytes flow from 20 ms at 10 a ms; a round trip's worth
+    // is 200: low may go at 20 + 80 = 100 ms from high's start. With
+    // peer's 100 (flowing from about 20 ms) among them, a little later.
+    await sleep(50);
+    expect(log).toEqual(["high", "peer"]);
+    await sleep(250);
+    expect(log).toEqual(["high", "peer", "low"]);
+    expect(low.grantedAt - t0).toBeGreaterThanOrEqual(70);
+  });
+
+  test("nothing of lower priority goes while a shard's index of higher priority is on its way; after it, at once", async () => {
+    const link = new FixedLink();
+    const q = queue();
+    const log = [];
+    const index = ticket(log, "index", 5, link, { bytes: 10, index: true });
+    q.enqueue(index);
+    await sleep(0);
+    const low = ticket(log, "low", 0, link, { bytes: 10 });
+    const peer = ticket(log, "peer", 5, link, { bytes: 10 });
+    q.enqueue(low);
+    q.enqueue(peer);
+    // The index's 10 bytes are long drained by the link's figures: only
+    // its being on its way holds low back.
+    await sleep(120);
+    expect(log).toEqual(["index", "peer"]);
+    q.release(index, { bytes: 10 });
+    await sleep(0);
+    expect(log).toEqual(["index", "peer", "low"]);
+  });
+
+  test("on another link, a lower request goes on", async () => {
+    const busy = new FixedLink();
+    const other = new FixedLink();
+    const q = queue();
+    const log = [];
+    q.enqueue(ticket(log, "index", 5, busy, { bytes: 10, index: true }));
+    q.enqueue(ticket(log, "high", 5, busy, { bytes: 1000 }));
+    await sleep(0);
+    q.enqueue(ticket(log, "low elsewhere", 0, other, { bytes: 100 }));
+    await sleep(0);
+    expect(log).toEqual(["index", "high", "low elsewhere"]);
+  });
+});
