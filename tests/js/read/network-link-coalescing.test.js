@@ -55,12 +55,12 @@ test("the link as read learnt it: about the server's round trip and rate", () =>
   expect(f.learnt).toBe(true);
   // The round trip: at least the server's latency, no more than twice it
   // (a store's own overhead on loopback); the rate: at most the link's,
-  // and not far below it (the estimate counts a request's round trip as
-  // busy time, so it errs low).
+  // and not far below it (the round trips of requests sent while others
+  // were on their way count as busy time, so it errs low).
   expect(f.rttMs).toBeGreaterThanOrEqual(LATENCY_MS * 0.9);
   expect(f.rttMs).toBeLessThan(LATENCY_MS * 2);
   expect(f.bytesPerMs * 1000).toBeLessThanOrEqual(RATE * 1.05);
-  expect(f.bytesPerMs * 1000).toBeGreaterThan(RATE / 3);
+  expect(f.bytesPerMs * 1000).toBeGreaterThan(RATE / 1.5);
   expect(f.gapBytes).toBe(Math.floor(f.rttMs * f.bytesPerMs));
 });
 

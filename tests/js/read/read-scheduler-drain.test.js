@@ -1,5 +1,5 @@
 // The read scheduler's view of a link between releases
-// (js/read/fetch/scheduling/read-scheduler.js, link-estimate.js
+// (js/read/fetch/scheduling/read-scheduler.js, by link-estimate.js
 // stillToCome): what is left of the answers on their way, as the link
 // drains them; a request of lower priority held until what is left of the
 // higher ones is a round trip's worth; nothing lower while a shard's index
@@ -41,31 +41,6 @@ function ticket(log, name, priority, link, { bytes = 0, index = false } = {}) {
 }
 
 const queue = () => queueOf(createReadScheduler({ maxRequests: 6 }));
-
-describe("stillToCome: what the link has not brought yet", () => {
-  const f = { learnt: true, rttMs: 10, bytesPerMs: 100 };
-  const link = new LinkEstimate();
-  // 1000 bytes asked at 0 (flowing from 10), 500 at 5 (flowing from 15).
-  const flights = [
-    { sentMs: 0, bytes: 1000 },
-    { sentMs: 5, bytes: 500 },
-  ];
-
-  test.each([
-    [5, 1500], // neither has started to flow
-    [10, 1500], // the first starts: 1000 queued, 500 not started
-    [15, 1000], // 500 of the first drained, the second's 500 joins
-    [20, 500],
-    [25, 0],
-    [40, 0],
-  ])("at %d ms: %d bytes", (nowMs, expected) => {
-    expect(link.stillToCome(flights, nowMs, f)).toBeCloseTo(expected, 6);
-  });
-
-  test("a link whose rate is not known yet counts every byte until its request ends", () => {
-    expect(link.stillToCome(flights, 1e6, { learnt: false, rttMs: 25, bytesPerMs: 6250 })).toBe(1500);
-  });
-});
 
 describe("between releases", () => {
   test("a full window makes room as its answers drain, with no request settling", async () => {

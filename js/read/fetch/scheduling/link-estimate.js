@@ -98,9 +98,12 @@ export class LinkEstimate {
   /**
    * The link's rate in bytes per ms, or undefined before enough bytes were
    * seen: the bytes of the recent answers over the time the link was busy
-   * with them, the union of their spans from asking to the last byte. The
-   * round trips inside the spans make it an estimate on the short side, a
-   * small one where answers overlap, as they do when the link is busy.
+   * with them: the union of their spans from asking to the last byte, less
+   * the round trip that opens each stretch of it. Round trips of requests
+   * sent within a stretch still count, which makes it an estimate on the
+   * short side, a small one where answers overlap, as they do when the
+   * link is busy (counting whole spans made a lone 256 KiB answer at
+   * 25 MB/s, 10 ms of the link behind a 25 ms round trip, read as 7 MB/s).
    */
   get bytesPerMs() {
     let bytes = 0;
@@ -112,15 +115,20 @@ export class LinkEstimate {
     }
     if (bytes < RATE_EVIDENCE_BYTES) return undefined;
     spans.sort((x, y) => x[0] - y[0]);
+    // Each stretch of answers on their way begins with a round trip in
+    // which the link brings none of them: it is not counted (at most 7/8
+    // of a stretch, where the round trip is a guess on the long side).
+    const rtt = this.rttMs ?? 0;
+    const carrying = (ms) => Math.max(ms - rtt, ms / 8);
     let busy = 0;
     let [from, to] = spans[0];
     for (const [a, b] of spans) {
       if (a > to) {
-        busy += to - from;
+        busy += carrying(to - from);
         [from, to] = [a, b];
       } else if (b > to) to = b;
     }
-    busy += to - from;
+    busy += carrying(to - from);
     // A burst faster than the clock can tell: at least 1 ms.
     return bytes / Math.max(busy, 1);
   }
