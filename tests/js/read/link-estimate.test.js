@@ -35,6 +35,15 @@ describe("the rate", () => {
     expect(link.bytesPerMs).toBeCloseTo((2 * KiB256) / (30 / 8), 6);
   });
 
+  test("answers all large (no small answer measured the round trip): whole stretches, on the low side", () => {
+    const link = new LinkEstimate();
+    // Four lone 1 MiB answers at 25 MB/s behind 25 ms: 66.9 ms each.
+    const span = 25 + (1 << 20) / 25_000;
+    for (let i = 0; i < 4; i++) link.observe(100 * i, 100 * i + span, 1 << 20);
+    expect(link.bytesPerMs).toBeCloseTo((1 << 20) / span, 6);
+    expect(link.bytesPerMs).toBeLessThan(25_000);
+  });
+
   test("the round trip: the shortest small answer; half a suffix request's where there is none", () => {
     const link = new LinkEstimate();
     link.observe(0, 60, 1028, true);

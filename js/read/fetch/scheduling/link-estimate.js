@@ -81,6 +81,12 @@ export class LinkEstimate {
    * errs short where it asked in one); else the shortest of all answers.
    */
   get rttMs() {
+    const { small, suffix, any } = this.#roundTrips();
+    return small ?? suffix ?? any;
+  }
+
+  /** The round trip as small answers and suffix requests measure it; the shortest answer of any size (a round trip and a transfer). */
+  #roundTrips() {
     let small;
     let suffix;
     let any;
@@ -92,7 +98,7 @@ export class LinkEstimate {
         if (suffix === undefined || ms / 2 < suffix) suffix = ms / 2;
       } else if (small === undefined || ms < small) small = ms;
     }
-    return small ?? suffix ?? any;
+    return { small, suffix, any };
   }
 
   /**
@@ -116,9 +122,13 @@ export class LinkEstimate {
     if (bytes < RATE_EVIDENCE_BYTES) return undefined;
     spans.sort((x, y) => x[0] - y[0]);
     // Each stretch of answers on their way begins with a round trip in
-    // which the link brings none of them: it is not counted (at most 7/8
-    // of a stretch, where the round trip is a guess on the long side).
-    const rtt = this.rttMs ?? 0;
+    // which the link brings none of them: it is not counted, where small
+    // answers measured it (the shortest large answer is a round trip and
+    // a transfer: taking it off would leave little of the stretch); at
+    // most 7/8 of a stretch, where the round trip is a guess on the long
+    // side.
+    const { small, suffix } = this.#roundTrips();
+    const rtt = small ?? suffix ?? 0;
     const carrying = (ms) => Math.max(ms - rtt, ms / 8);
     let busy = 0;
     let [from, to] = spans[0];

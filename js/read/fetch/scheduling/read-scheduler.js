@@ -36,9 +36,10 @@
 //     requests in priority order, and what a late request of higher
 //     priority waits behind is at most a window, a few round trips.
 //   - A request of lower priority than requests on their way on its link
-//     goes once what is left of theirs is about a round trip's worth (the
-//     link's estimate): its bytes start to flow as theirs end, so a
-//     prefetch ring never shares the link with the visible tiles.
+//     goes once what is left of theirs is half a round trip's worth (the
+//     link's estimate, once its rate is known): its bytes start to flow
+//     as theirs end, so a prefetch ring hardly shares the link with the
+//     visible tiles.
 //   - While a shard's index is on its way on a link, nothing of lower
 //     priority than it goes on that link: its reads ask for their ranges
 //     when it comes, and would find the window full of lower answers.
@@ -49,11 +50,12 @@ import { describe, ZarrCodecError } from "../../../errors.js";
 import { watchAbort, abortReason } from "../../abort-signal.js";
 import { nextTask, now } from "../../clock.js";
 
-// What a ticket's answer will bring: its size, or where unknown (a whole
-// chunk's), the typical answer on its link.
-// A ticket's priority now (-Infinity where asking throws: it fails its
-// reads when the queue next asks it).
-function priorityOf(ticket) {
+// The priority of a request on its way, as rules about what may go beside
+// it ask: -Infinity once every read waiting on it aborted (it is being
+// aborted), or where asking throws (the reads it fails learn it from the
+// request's own outcome).
+function inFlightPriority(ticket) {
+  if (ticket.signal?.aborted) return -Infinity;
   try {
     return ticket.priority();
   } catch {
@@ -61,6 +63,18 @@ function priorityOf(ticket) {
   }
 }
 
+/**
+ * A request of lower priority goes once what is left of higher ones on its
+ * link is this many round trips' worth: its bytes flow a round trip after
+ * it is sent, and half a round trip's margin keeps them from sharing the
+ * link with the higher ones' last bytes, where the link's rate is
+ * estimated high (measured: the visible tiles with a prefetch ring
+ * 1.16-1.17x their time alone at one round trip's worth, at 6.25 MB/s).
+ */
+const YIELD_TRIPS = 0.5;
+
+// What a ticket's answer will bring: its size, or where unknown (a whole
+// chunk's), the typical answer on its link.
 const sizeOf = (ticket) => (ticket.bytes > 0 ? ticket.bytes : ticket.link?.typicalAnswerBytes ?? 0);
 
 
@@ -162,7 +176,11 @@ export class RequestQueue {
     this.#inFlight.delete(ticket);
     this.#count("bytes", outcome.bytes ?? 0);
     if (outcome.aborted) this.#count("abortedInFlight", 1);
-    this.#schedule();
+    // A shard's index: its reads ask for their ranges in the task after
+    // it comes (the coalescer's), so the queue orders what waits a task
+    // later, with them among it.
+    if (ticket.index) nextTask(() => this.#schedule());
+    else this.#schedule();
   }
 
   #count(name, n) {
@@ -178,6 +196,7 @@ export class RequestQueue {
 
   #drop(entry, reason) {
     entry.stop();
+    if (this.#waiting.length === 0) this.#stopWaking();
     this.#count("droppedBeforeSending", 1);
     entry.ticket.dropped(reason);
   }
@@ -201,41 +220,51 @@ export class RequestQueue {
    */
   #indexAbove(link, priority) {
     for (const [ticket, flight] of this.#inFlight) {
-      if (ticket.index && flight.link === link && priorityOf(ticket) > priority) return true;
+      if (ticket.index && flight.link === link && inFlightPriority(ticket) > priority) return true;
     }
     return false;
   }
 
   /**
    * This scheduler's bytes on `link` not brought yet (link-estimate.js
-   * stillToCome): all of them, and those of requests of higher priority
-   * than `priority`; and how many requests are on it.
+   * stillToCome): all of them, and of those sent up to the last request
+   * of higher priority than `priority` (aborted ones aside); and how many
+   * requests are on it.
    */
   #onLink(link, f, nowMs, priority) {
     const flights = [];
-    const higher = [];
+    let lastHigher = -Infinity;
     for (const [ticket, flight] of this.#inFlight) {
       if (flight.link !== link) continue;
       flights.push(flight);
-      if (priorityOf(ticket) > priority) higher.push(flight);
+      if (inFlightPriority(ticket) > priority) lastHigher = Math.max(lastHigher, flight.sentMs);
     }
-    return { bytes: link.stillToCome(flights, nowMs, f), higher: link.stillToCome(higher, nowMs, f), requests: flights.length };
+    // What is left of the higher ones: the link brings answers as they
+    // came (stillToCome's model), so the last higher answer ends once all
+    // sent before it have, lower ones too.
+    const ahead = flights.filter((flight) => flight.sentMs <= lastHigher);
+    return { bytes: link.stillToCome(flights, nowMs, f), higher: link.stillToCome(ahead, nowMs, f), requests: flights.length };
   }
 
   /** Dispatches again in `ms` (the soonest a full window has room), unless a release does first. */
   #wakeIn(ms) {
-    if (this.#wake !== undefined) clearTimeout(this.#wake);
+    this.#stopWaking();
     this.#wake = setTimeout(() => {
       this.#wake = undefined;
       this.#schedule();
     }, Math.max(1, Math.ceil(ms)));
+    // It keeps nothing alive: the requests on their way do, while they are.
+    this.#wake.unref?.();
+  }
+
+  #stopWaking() {
+    if (this.#wake === undefined) return;
+    clearTimeout(this.#wake);
+    this.#wake = undefined;
   }
 
   #dispatch() {
-    if (this.#wake !== undefined) {
-      clearTimeout(this.#wake);
-      this.#wake = undefined;
-    }
+    this.#stopWaking();
     const figures = new Map();
     const figuresOf = (link) => {
       if (!figures.has(link)) figures.set(link, link.figures());
@@ -281,9 +310,11 @@ export class RequestQueue {
         const onLink = this.#onLink(link, f, nowMs, r.priority);
         const left = f.windowBytes - onLink.bytes;
         // A lower request goes once what is left of the higher ones is
-        // about a round trip's worth of the link: its bytes start to flow
-        // as theirs end, sharing none of the link with them.
-        const yieldFor = onLink.higher - f.rttMs * f.bytesPerMs;
+        // half a round trip's worth of the link (YIELD_TRIPS): its bytes
+        // start to flow as theirs end. Only on a link whose rate is known (before, its
+        // answers are counted whole until they end: the lower request would
+        // wait for the link to run dry).
+        const yieldFor = f.learnt ? onLink.higher - YIELD_TRIPS * f.rttMs * f.bytesPerMs : -Infinity;
         if (onLink.requests === 0 || (bytes <= left && yieldFor <= 0)) {
           best = r;
           // Merged within a third of the window, so that requests end and
@@ -292,8 +323,10 @@ export class RequestQueue {
           break;
         }
         full.add(link);
-        // Its answers drain at the link's rate: room for this one by then.
-        soonest = Math.min(soonest, Math.max(bytes - left, yieldFor) / f.bytesPerMs);
+        // Its answers drain at the link's rate: room for this one by then
+        // (where draining can make it: a request larger than the window
+        // goes only once nothing is on its way, at a release).
+        if (f.learnt && bytes <= f.windowBytes && onLink.bytes > 0) soonest = Math.min(soonest, Math.max(bytes - left, yieldFor) / f.bytesPerMs);
       }
       if (!best) {
         // No link has room: a release calls again, or the wake-up once
