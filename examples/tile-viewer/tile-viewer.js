@@ -64,7 +64,11 @@ function log(tile, kind, detail) {
 // ---- opening --------------------------------------------------------------------
 
 async function openPyramid(storeUrl) {
-  const root = zarr.root(new zarr.FetchStore(storeUrl, { useSuffixRequest: true }));
+  // cache: "no-store": Chromium's HTTP cache sends concurrent range
+  // requests of one URL one at a time (a lock per URL), so a shard's
+  // ranges would wait in line behind each other; the chunk cache keeps
+  // what the viewer reads again (docs/read.md, "Priority and cancellation").
+  const root = zarr.root(new zarr.FetchStore(storeUrl, { useSuffixRequest: true, overrides: { cache: "no-store" } }));
   const group = await zarr.open.v3(root, { kind: "group" });
   const image = group.attrs?.ome?.multiscales?.[0];
   if (!image?.datasets?.length) throw new Error(`no ome.multiscales in the attributes of ${storeUrl}zarr.json: the tile viewer opens an OME-Zarr 0.5 image group`);
