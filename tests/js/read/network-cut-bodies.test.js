@@ -13,8 +13,9 @@
 //   - no rejection unhandled (a Jest run fails on one).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
-import { createChunkCache, createReadPool, createReadScheduler, read, ready, register, withScheduler } from "../../../js/index.js";
+import { createReadPool, createReadScheduler, read, ready, register, withScheduler } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
+import { windowOf, readRoutes } from "../support/read-routes.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -38,11 +39,7 @@ afterAll(async () => {
 });
 
 const s = zarr.slice;
-function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
-}
+const expected = (r0, r1, c0, c1) => windowOf(values, side, r0, r1, c0, c1);
 // Opened afresh, with its first shard's index (or its plan) already kept,
 // so that the next request of the path is the one cut.
 async function opened(path, store = new zarr.FetchStore(server.url, { useSuffixRequest: true })) {
@@ -50,13 +47,7 @@ async function opened(path, store = new zarr.FetchStore(server.url, { useSuffixR
   await read(arr, [s(0, 1), s(0, 1)]);
   return arr;
 }
-const routes = {
-  read: (arr, sel, o) => read(arr, sel, o),
-  "read into": (arr, sel, o) => read(arr, sel, { ...o, into: new Uint16Array(32 * 96) }),
-  "read, uncoalesced": (arr, sel, o) => read(arr, sel, { ...o, coalesce: false }),
-  "read pool": (arr, sel, o) => read(arr, sel, { ...o, pool }),
-  "chunk cache": (arr, sel, o) => read(arr, sel, { ...o, cache: createChunkCache() }),
-};
+const routes = readRoutes(() => pool);
 const cases = ["s", "plain"].flatMap((path) => Object.keys(routes).flatMap((route) => [[path, route, false], [path, route, true]]));
 const shardOrChunk = (path) => (path === "s" ? "/s/c/0/0" : "/plain/c/0/0");
 // Inner chunks (0, 1) and (0, 2) of shard c/0/0, or a part of chunk c/0/0.

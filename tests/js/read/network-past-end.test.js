@@ -11,8 +11,9 @@
 // scheduler; the array's other shards read right afterwards.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
-import { createChunkCache, createReadPool, createReadScheduler, read, ready, register } from "../../../js/index.js";
+import { createReadPool, createReadScheduler, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
+import { windowOf, readRoutes, withAndWithoutScheduler } from "../support/read-routes.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -42,19 +43,9 @@ afterAll(async () => {
 });
 
 const s = zarr.slice;
-function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
-}
-const routes = {
-  read: (arr, sel, o) => read(arr, sel, o),
-  "read into": (arr, sel, o) => read(arr, sel, { ...o, into: new Uint16Array(32 * 32) }),
-  "read, uncoalesced": (arr, sel, o) => read(arr, sel, { ...o, coalesce: false }),
-  "read pool": (arr, sel, o) => read(arr, sel, { ...o, pool }),
-  "chunk cache": (arr, sel, o) => read(arr, sel, { ...o, cache: createChunkCache() }),
-};
-const cases = Object.keys(routes).flatMap((route) => [[route, false], [route, true]]);
+const expected = (r0, r1, c0, c1) => windowOf(values, side, r0, r1, c0, c1);
+const routes = readRoutes(() => pool);
+const cases = withAndWithoutScheduler(routes);
 
 describe("an inner chunk wholly past the end of its shard (the server answers 416)", () => {
   test.each(cases)("%s (scheduler: %s): LENGTH_MISMATCH naming the range asked and the truncated shard", async (route, scheduled) => {

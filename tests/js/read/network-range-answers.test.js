@@ -14,6 +14,7 @@ import * as zarr from "zarrita";
 import { createReadPool, read, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { rejectionOf } from "../support/memory-store.js";
+import { windowOf } from "../support/read-routes.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -55,11 +56,7 @@ beforeEach(() => server.configure({ ranges: true, rangeAnswer: "exact" }));
 const s = zarr.slice;
 const open = (path, options) => zarr.open(zarr.root(new zarr.FetchStore(server.url, options)).resolve(path), { kind: "array" });
 
-function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
-}
+const expected = (r0, r1, c0, c1) => windowOf(values, side, r0, r1, c0, c1);
 
 // zarr.get on the same server: it may refuse, but never give other values.
 async function neverWrong(promise, want) {

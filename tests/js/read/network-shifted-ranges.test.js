@@ -11,8 +11,9 @@
 // no checksum and the bytes decode. Both give the other bytes' values.)
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
-import { createChunkCache, createReadPool, createReadScheduler, read, ready, register } from "../../../js/index.js";
+import { createReadPool, createReadScheduler, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
+import { readRoutes, withAndWithoutScheduler } from "../support/read-routes.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -36,14 +37,8 @@ afterAll(async () => {
 });
 
 const s = zarr.slice;
-const routes = {
-  read: (arr, sel, o) => read(arr, sel, o),
-  "read into": (arr, sel, o) => read(arr, sel, { ...o, into: new Uint16Array(32 * 32) }),
-  "read, uncoalesced": (arr, sel, o) => read(arr, sel, { ...o, coalesce: false }),
-  "read pool": (arr, sel, o) => read(arr, sel, { ...o, pool }),
-  "chunk cache": (arr, sel, o) => read(arr, sel, { ...o, cache: createChunkCache() }),
-};
-const cases = Object.keys(routes).flatMap((route) => [[route, false], [route, true]]);
+const routes = readRoutes(() => pool);
+const cases = withAndWithoutScheduler(routes);
 
 test.each(cases)("%s (scheduler: %s): an inner chunk answered with bytes from 100 bytes on is CHECKSUM_MISMATCH, never values", async (route, scheduled) => {
   const arr = await zarr.open(zarr.root(new zarr.FetchStore(server.url, { useSuffixRequest: true })).resolve("a"), { kind: "array" });

@@ -20,8 +20,9 @@
 // afterwards.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
-import { createChunkCache, createReadPool, createReadScheduler, read, ready, register, withScheduler } from "../../../js/index.js";
+import { createReadPool, createReadScheduler, ready, register, withScheduler } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
+import { windowOf, readRoutes, withAndWithoutScheduler } from "../support/read-routes.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -57,21 +58,11 @@ afterAll(async () => {
 const s = zarr.slice;
 const open = () => zarr.open(zarr.root(new zarr.FetchStore(server.url)).resolve("a"), { kind: "array" });
 
-function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
-}
+const expected = (r0, r1, c0, c1) => windowOf(values, side, r0, r1, c0, c1);
 
 
-const routes = {
-  read: (arr, sel, o) => read(arr, sel, o),
-  "read into": (arr, sel, o) => read(arr, sel, { ...o, into: new Uint16Array(32 * 32) }),
-  "read, uncoalesced": (arr, sel, o) => read(arr, sel, { ...o, coalesce: false }),
-  "read pool": (arr, sel, o) => read(arr, sel, { ...o, pool }),
-  "chunk cache": (arr, sel, o) => read(arr, sel, { ...o, cache: createChunkCache() }),
-};
-const cases = Object.keys(routes).flatMap((route) => [[route, false], [route, true]]);
+const routes = readRoutes(() => pool);
+const cases = withAndWithoutScheduler(routes);
 
 describe("a server that sends a..EOF for bytes=a-b, on a shard with unused space before its index", () => {
   test.each(cases)("%s (scheduler: %s): inner chunk (0, 1) reads right, from the whole shard asked for without Range, never inner chunk (0, 2)'s values", async (route, scheduled) => {
