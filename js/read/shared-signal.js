@@ -4,9 +4,7 @@
 // has aborted (a read without a signal keeps it alive), and never because
 // one of them did. Each read stops waiting at its own abort
 // (abort-signal.js untilAborted), and at no other read's.
-import { abortReason, canWatch, untilAborted, watchAbort } from "./abort-signal.js";
-
-export { abortReason, untilAborted };
+import { abortReason, canWatch, watchAbort } from "./abort-signal.js";
 
 /**
  * The signal of work that reads share, and may join while it runs:

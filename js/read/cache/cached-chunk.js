@@ -22,7 +22,8 @@ import { chunkWhere, withWhere } from "../chunk-where.js";
 import { countDecodedBy, countRead } from "../read-counts.js";
 import { MISSING } from "./chunk-cache.js";
 import { decodeWhole } from "./whole-chunk.js";
-import { joinableSignal, untilAborted } from "../shared-signal.js";
+import { joinableSignal } from "../shared-signal.js";
+import { untilAborted } from "../abort-signal.js";
 import { highestPriority, priorityNow } from "../fetch/scheduling/priority.js";
 
 // Each entry on its way: its shared signal and the reads waiting on it.

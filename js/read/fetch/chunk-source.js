@@ -10,7 +10,7 @@ import { keyUnder, shardReader } from "./shards/shard-reader.js";
 import { chunkCall } from "./requests/store-requests.js";
 import { linkOf } from "./scheduling/link-estimate.js";
 import { requesterOf } from "./fetch-options.js";
-import { untilAborted } from "../shared-signal.js";
+import { untilAborted } from "../abort-signal.js";
 import { chunkWhere } from "../chunk-where.js";
 
 /**

@@ -17,7 +17,8 @@ import { chunkDecoder } from "../decode/chunk-decoder.js";
 import { zarritaArray } from "./zarrita-array.js";
 import { zarritaFill } from "../place/output.js";
 import { typedPlanOf } from "./typed-plan.js";
-import { joinableSignal, untilAborted } from "../shared-signal.js";
+import { joinableSignal } from "../shared-signal.js";
+import { untilAborted } from "../abort-signal.js";
 
 const plans = new WeakMap(); // arr -> { shared, plan }
 // The types whose fill read parses itself when withDataTypes did not.

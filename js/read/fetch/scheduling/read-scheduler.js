@@ -211,39 +211,33 @@ export class RequestQueue {
   }
 
   /**
-   * A shard's index of higher priority than `priority` on its way on
-   * `link`: its reads will ask for ranges of that priority a round trip
-   * from now, and requests of lower priority sent meanwhile would hold the
-   * link's window when they do (a prefetch ring's ranges of the shard
-   * whose index came first, ahead of the visible tiles of the shards
-   * whose indexes are still coming).
-   */
-  #indexAbove(link, priority) {
-    for (const [ticket, flight] of this.#inFlight) {
-      if (ticket.index && flight.link === link && inFlightPriority(ticket) > priority) return true;
-    }
-    return false;
-  }
-
-  /**
-   * This scheduler's bytes on `link` not brought yet (link-estimate.js
-   * stillToCome): all of them, and of those sent up to the last request
-   * of higher priority than `priority` (aborted ones aside); and how many
-   * requests are on it.
+   * This scheduler's requests on `link`, as they bear on a waiting one of
+   * `priority`: how many there are; the bytes the link has likely not
+   * brought yet (link-estimate.js stillToCome), of all of them and of
+   * those sent up to the last one of higher priority (aborted ones aside);
+   * and whether a shard's index of higher priority is among them (its
+   * reads will ask for ranges of that priority a round trip from now, and
+   * requests of lower priority sent meanwhile would hold the link's
+   * window when they do: a prefetch ring's ranges of the shard whose index
+   * came first, ahead of the visible tiles of the shards whose indexes are
+   * still coming).
    */
   #onLink(link, f, nowMs, priority) {
     const flights = [];
     let lastHigher = -Infinity;
+    let indexAbove = false;
     for (const [ticket, flight] of this.#inFlight) {
       if (flight.link !== link) continue;
       flights.push(flight);
-      if (inFlightPriority(ticket) > priority) lastHigher = Math.max(lastHigher, flight.sentMs);
+      if (inFlightPriority(ticket) <= priority) continue;
+      lastHigher = Math.max(lastHigher, flight.sentMs);
+      if (ticket.index) indexAbove = true;
     }
     // What is left of the higher ones: the link brings answers as they
     // came (stillToCome's model), so the last higher answer ends once all
     // sent before it have, lower ones too.
     const ahead = flights.filter((flight) => flight.sentMs <= lastHigher);
-    return { bytes: link.stillToCome(flights, nowMs, f), higher: link.stillToCome(ahead, nowMs, f), requests: flights.length };
+    return { bytes: link.stillToCome(flights, nowMs, f), higher: link.stillToCome(ahead, nowMs, f), requests: flights.length, indexAbove };
   }
 
   /** Dispatches again in `ms` (the soonest a full window has room), unless a release does first. */
@@ -300,20 +294,20 @@ export class RequestQueue {
           break;
         }
         if (full.has(link)) continue;
-        if (this.#indexAbove(link, r.priority)) {
-          // Its release calls again.
+        const f = figuresOf(link);
+        const onLink = this.#onLink(link, f, nowMs, r.priority);
+        if (onLink.indexAbove) {
+          // The index's release calls again.
           full.add(link);
           continue;
         }
-        const f = figuresOf(link);
         const bytes = sizeOf(r.entry.ticket);
-        const onLink = this.#onLink(link, f, nowMs, r.priority);
         const left = f.windowBytes - onLink.bytes;
         // A lower request goes once what is left of the higher ones is
         // half a round trip's worth of the link (YIELD_TRIPS): its bytes
-        // start to flow as theirs end. Only on a link whose rate is known (before, its
-        // answers are counted whole until they end: the lower request would
-        // wait for the link to run dry).
+        // start to flow as theirs end. Only on a link whose rate is known
+        // (before, its answers are counted whole until they end: the lower
+        // request would wait for the link to run dry).
         const yieldFor = f.learnt ? onLink.higher - YIELD_TRIPS * f.rttMs * f.bytesPerMs : -Infinity;
         if (onLink.requests === 0 || (bytes <= left && yieldFor <= 0)) {
           best = r;

@@ -16,7 +16,8 @@
 // retried, counted for every read it serves) with a signal that aborts
 // once every read it serves has aborted; each read stops waiting at its
 // own abort.
-import { joinableSignal, untilAborted } from "../../shared-signal.js";
+import { joinableSignal } from "../../shared-signal.js";
+import { abortReason, untilAborted } from "../../abort-signal.js";
 import { StoreCall } from "../requests/store-requests.js";
 import { priorityNow } from "../scheduling/priority.js";
 import { nextTask } from "../../clock.js";
@@ -124,7 +125,7 @@ export class RangeCoalescer {
     for (const w of pending) {
       // A read aborted before its turn costs no request.
       if (w.options?.signal?.aborted) {
-        w.reject(w.options.signal.reason ?? new Error("This operation was aborted"));
+        w.reject(abortReason(w.options.signal));
         continue;
       }
       // The bounds as the read set them, else as the link says now.

@@ -32,7 +32,8 @@ import { RangeCoalescer } from "./range-coalescer.js";
 import { DEFAULT_FETCH, requesterOf } from "../fetch-options.js";
 import { StoreCall } from "../requests/store-requests.js";
 import { isAbort, statusOf } from "../requests/transient-failures.js";
-import { joinableSignal, untilAborted } from "../../shared-signal.js";
+import { joinableSignal } from "../../shared-signal.js";
+import { untilAborted } from "../../abort-signal.js";
 import { suffixRefusal } from "./suffix-refusal.js";
 import { linkOf } from "../scheduling/link-estimate.js";
 
@@ -200,6 +201,33 @@ export function shardReader(arr, za, sharding) {
   // server sent it.
   const keptBytes = (v) => (v ? v.view.byteLength + (v.whole?.byteLength ?? 0) : 0);
 
+  // A fetch that reads share, per shard key in `flights`: run with a
+  // signal the waiting reads share (aborted only once all of them have)
+  // and one store call that counts for each of them. joinShared: the
+  // flight under way that this read now waits on too, or undefined where
+  // there is none or it was aborted before the read could join (it must
+  // be asked again). startShared: a new flight, `run(storeOptions, call)`.
+  function joinShared(flights, key, options, settings, account) {
+    const flight = flights.get(key);
+    if (!flight || !flight.shared.join(options?.signal)) return undefined;
+    flight.call.join(account, requesterOf(options, settings));
+    return flight;
+  }
+
+  function startShared(flights, key, options, settings, account, how, run) {
+    const shared = joinableSignal();
+    shared.join(options?.signal);
+    const call = new StoreCall(key, { retry: settings.retry, signal: shared.signal, scheduler: settings.scheduler, link, ...how }).join(account, requesterOf(options, settings));
+    const flight = { shared, call, promise: run({ ...options, signal: shared.signal }, call) };
+    flights.set(key, flight);
+    const done = () => {
+      shared.release();
+      if (flights.get(key) === flight) flights.delete(key);
+    };
+    flight.promise.then(done, done);
+    return flight;
+  }
+
   // Whole shards on their way, asked for where an answer to a range that
   // does not start at 0 came longer than asked: by its bytes alone it may
   // be the whole shard (a server that ignores Range) or the range's start
@@ -208,55 +236,29 @@ export function shardReader(arr, za, sharding) {
   // answered with the whole object by either: verified, it is kept with
   // the index (later reads of the shard ask for nothing), and the chunks
   // are cut from it. One per shard, for every read that meets the case.
-  /** @type {Map<string, {shared: ReturnType<typeof joinableSignal>, promise: Promise<object>}>} */
   const wholes = new Map();
 
-  async function wholeShard(key, index, options, settings, account) {
-    let flight = wholes.get(key);
-    if (flight && !flight.shared.join(options?.signal)) flight = undefined;
-    if (flight) flight.call.join(account, requesterOf(options, settings));
-    if (!flight) {
-      const shared = joinableSignal();
-      shared.join(options?.signal);
-      const call = new StoreCall(key, { retry: settings.retry, signal: shared.signal, scheduler: settings.scheduler, link }).join(account, requesterOf(options, settings));
-      const promise = (async () => {
-        const bytes = await call.run(() => store.get(key, { ...options, signal: shared.signal }));
+  function wholeShard(key, index, options, settings, account) {
+    const flight =
+      joinShared(wholes, key, options, settings, account) ??
+      startShared(wholes, key, options, settings, account, {}, async (storeOptions, call) => {
+        const bytes = await call.run(() => store.get(key, storeOptions));
         if (!(bytes instanceof Uint8Array) || !holdsShard(index, bytes)) throw unverifiedAnswer(key, "the whole shard (no range), after an answer longer than its range", bytes?.byteLength ?? "no");
         const kept = { ...index, whole: bytes, call };
         cache.set(key, Promise.resolve(kept), keptBytes);
         return kept;
-      })();
-      flight = { shared, call, promise };
-      wholes.set(key, flight);
-      const done = () => {
-        shared.release();
-        if (wholes.get(key) === flight) wholes.delete(key);
-      };
-      promise.then(done, done);
-    }
+      });
     return untilAborted(flight.promise, options?.signal);
   }
 
-  // Index fetches under way, each with the signal the reads waiting on it
-  // share (aborted only once all of them have) and its store call (which
-  // counts for each of them).
-  /** @type {Map<string, {shared: ReturnType<typeof joinableSignal>, call: StoreCall}>} */
+  // Index fetches under way (sent at the highest priority of the reads
+  // waiting on them).
   const fetching = new Map();
 
   function startIndexFetch(key, options, settings, account) {
-    const shared = joinableSignal();
-    shared.join(options?.signal);
-    // Sent at the highest priority of the reads waiting on it.
-    const call = new StoreCall(key, { retry: settings.retry, signal: shared.signal, scheduler: settings.scheduler, link, bytes: indexBytes, suffix: !atStart, index: true }).join(account, requesterOf(options, settings));
-    const flight = { shared, call };
-    fetching.set(key, flight);
-    const promise = fetchIndex(key, { ...options, signal: shared.signal }, call);
-    const done = () => {
-      shared.release();
-      if (fetching.get(key) === flight) fetching.delete(key);
-    };
-    promise.then(done, done);
-    return cache.set(key, promise, keptBytes);
+    const how = { bytes: indexBytes, suffix: !atStart, index: true };
+    const flight = startShared(fetching, key, options, settings, account, how, (storeOptions, call) => fetchIndex(key, storeOptions, call));
+    return cache.set(key, flight.promise, keptBytes);
   }
 
   // The shard's index, kept: a read that finds its fetch under way joins
@@ -264,11 +266,7 @@ export function shardReader(arr, za, sharding) {
   // fetch that was aborted before this read could join is asked again.
   async function indexOf(key, options, settings, account) {
     let index = cache.get(key);
-    const flight = index && fetching.get(key);
-    if (flight) {
-      if (flight.shared.join(options?.signal)) flight.call.join(account, requesterOf(options, settings));
-      else index = undefined;
-    }
+    if (index && fetching.has(key) && !joinShared(fetching, key, options, settings, account)) index = undefined;
     if (!index) index = startIndexFetch(key, options, settings, account);
     try {
       return await untilAborted(index, options?.signal);
