@@ -17,8 +17,8 @@ import { N5_BLOCK } from "../n5/n5-default-codec.js";
 import { asBytes } from "../read/decode/chunk-decoder.js";
 import { chunkWhere } from "../read/chunk-where.js";
 import { abortReason, watchAbort } from "../read/abort-signal.js";
-import { detached } from "../read/place/output.js";
-import { countRead } from "../read/read-counts.js";
+import { detached, outputStrides } from "../read/place/output.js";
+import { countRead, decodedPath } from "../read/read-counts.js";
 import { bandBoxOf, boxOf, copyRuns } from "./box.js";
 import { chainIdOf, rebuiltError } from "./pool-messages.js";
 import { workerChainOf } from "./chain.js";
@@ -84,14 +84,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
   await internal.ready();
   const { za } = plan;
   const eb = plan.elementBytes;
-  const rank = axes.length;
-  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
-  const strideBytes = new Array(rank).fill(0);
-  for (let i = rank - 1, step = eb, o = shape.length - 1; i >= 0; i--) {
-    if (axes[i].dropped) continue;
-    strideBytes[i] = step;
-    step *= shape[o--];
-  }
+  const strideBytes = outputStrides(axes, eb);
   const outBytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   const outLength = outBytes.byteLength;
   const shared = isShared(out.buffer);
@@ -187,7 +180,7 @@ async function placePooled({ arr, plan, described, axes, chunks, out, queue, sig
           const missing = bytes === undefined || bytes === null;
           const n5Block = !missing && hasOwn(bytes, N5_BLOCK) ? { key: bytes[N5_BLOCK]?.key } : undefined;
           const source = missing ? null : asBytes(bytes, "the store", " for a chunk");
-          const path = missing ? "filled" : { codec: "decoded", n5: "n5", copy: "copied" }[described.kind];
+          const path = missing ? "filled" : decodedPath(described.kind);
           const part = { source, length: source?.byteLength ?? 0, where, n5Block, chunk: c, path };
           if (bands) {
             const band = bands.of(c);

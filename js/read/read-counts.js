@@ -16,9 +16,14 @@ export function countRead(path) {
 // a chunk it decoded as.
 const DECODER_PATHS = { codec: "decoded", values: "decoded", n5: "n5", copy: "copied" };
 
+/** The count a chunk decoded by read's decoder of `kind` (in this thread or a pool's worker) goes to. */
+export function decodedPath(kind) {
+  return DECODER_PATHS[kind];
+}
+
 /** Counts a chunk decoded by read's decoder of `kind`. */
 export function countDecodedBy(kind) {
-  counts[DECODER_PATHS[kind]] += 1;
+  counts[decodedPath(kind)] += 1;
 }
 
 /** A snapshot of the counts. */

@@ -43,7 +43,7 @@ function countDelivered(c, decoded, decoder) {
  *   reopened: (failure: Promise<never>) => Promise<void>}}
  */
 function chunkPlacing({ arr, plan, signal, failures, ending, write, placed, pump }) {
-  const { za, decoder } = plan;
+  const { decoder } = plan;
 
   function place(c, band) {
     if (c.reopening) {

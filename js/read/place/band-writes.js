@@ -5,8 +5,7 @@
 // as a placement (wasm-placement.js): where the chunk's selected elements
 // go in the band, axis by axis.
 import { ZarrCodecError } from "../../errors.js";
-import { cOrderStrides } from "../../codecs/chunk.js";
-import { zarritaFill } from "./output.js";
+import { outputStrides, zarritaFill } from "./output.js";
 import { copyInPlace, describe as describePlacement, fillInPlace } from "./wasm-placement.js";
 
 /**
@@ -18,17 +17,8 @@ import { copyInPlace, describe as describePlacement, fillInPlace } from "./wasm-
  * @returns {{strideBytes: number[], first: number, rowBytes: number}}
  */
 export function outputLayout(axes, elementBytes) {
-  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
-  const outStride = cOrderStrides(shape);
-  const strideBytes = [];
-  let first = -1;
-  for (let i = 0, o = 0; i < axes.length; i++) {
-    if (axes[i].dropped) strideBytes.push(0);
-    else {
-      if (first < 0) first = i;
-      strideBytes.push(outStride[o++] * elementBytes);
-    }
-  }
+  const strideBytes = outputStrides(axes, elementBytes);
+  const first = axes.findIndex((a) => !a.dropped);
   return { strideBytes, first, rowBytes: strideBytes[first] };
 }
 

@@ -2,11 +2,10 @@
 // copy per contiguous run (direct-placement.js). Used only where every
 // chunk's runs are long enough; elsewhere the bands (band-placer.js) do
 // better.
-import { cOrderStrides } from "../../codecs/chunk.js";
 import { chunkWhere } from "../chunk-where.js";
 import { countRead } from "../read-counts.js";
 import { copyDirect, fillDirect, MIN_RUN_BYTES, runsOf } from "./direct-placement.js";
-import { detached } from "./output.js";
+import { detached, outputStrides } from "./output.js";
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 
@@ -23,10 +22,7 @@ export function directPlacer({ arr, plan, axes, chunks, out, placed, failures },
   const stored = wholeChunks ? plan.decoder !== undefined : plan.decoder?.direct && plan.order === null;
   if (!stored || axes.some((a) => a.virtual)) return undefined;
   const eb = plan.elementBytes;
-  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
-  const outStride = cOrderStrides(shape);
-  const strides = [];
-  for (let i = 0, o = 0; i < axes.length; i++) strides.push(axes[i].dropped ? 0 : outStride[o++] * eb);
+  const strides = outputStrides(axes, eb);
   const extents = plan.za.chunkShape;
   const layouts = new Map();
   for (const c of chunks) {

@@ -3,6 +3,8 @@
 // whose memory went away while the read (in-thread or pooled) filled it;
 // and one element of it as zarrita fills a fresh output.
 import { describe, tagOf, withArticle, ZarrCodecError } from "../../errors.js";
+import { cOrderStrides } from "../../codecs/chunk.js";
+import { outputShape } from "../selection/selection.js";
 
 // A fresh output as zarr.get makes it (on a SharedArrayBuffer if asked).
 export function newOutput(Container, size, shared) {
@@ -50,4 +52,20 @@ export function zarritaFill(Container, fillValue) {
   const one = new Container(1);
   if (fillValue !== null && fillValue !== undefined) one.fill(fillValue);
   return new Uint8Array(one.buffer, one.byteOffset, one.byteLength).slice();
+}
+
+/**
+ * Per axis of the array, the output's stride in units of `unitBytes`
+ * (the element's bytes for byte strides; 1 for element strides), 0 where
+ * the selection dropped the axis: the output is in C order over the axes
+ * kept.
+ * @param {{dropped?: boolean, count: number}[]} axes  the resolved selection
+ * @param {number} [unitBytes]
+ * @returns {number[]}
+ */
+export function outputStrides(axes, unitBytes = 1) {
+  const outStride = cOrderStrides(outputShape(axes));
+  const strides = [];
+  for (let i = 0, o = 0; i < axes.length; i++) strides.push(axes[i].dropped ? 0 : outStride[o++] * unitBytes);
+  return strides;
 }

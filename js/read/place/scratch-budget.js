@@ -99,7 +99,7 @@ export function request(bytes, { signal, granted, aborted }) {
     admit();
   };
   // A signal-like without events is seen at the read's next check.
-  if (signal && canWatch(signal)) {
+  if (canWatch(signal)) {
     if (signal.aborted) {
       queueMicrotask(() => aborted(signal.reason));
       return () => {};

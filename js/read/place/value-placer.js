@@ -3,10 +3,9 @@
 // chunk is filled here (each element its own copy of bytes), in proportion
 // to what the selection takes of it.
 import { describe, ZarrCodecError } from "../../errors.js";
-import { cOrderStrides } from "../../codecs/chunk.js";
 import { chunkWhere } from "../chunk-where.js";
 import { countRead } from "../read-counts.js";
-import { detached } from "./output.js";
+import { detached, outputStrides } from "./output.js";
 
 const product = (values) => values.reduce((a, b) => a * b, 1);
 
@@ -15,11 +14,8 @@ const product = (values) => values.reduce((a, b) => a * b, 1);
  * @returns {import("./placer.js").Placer}
  */
 export function valuePlacer({ arr, plan, axes, out, placed, failures }) {
-  const shape = axes.filter((a) => !a.dropped).map((a) => a.count);
-  const outStride = cOrderStrides(shape);
   // Each kept axis's stride in the output (0 where dropped).
-  const axisStride = [];
-  for (let i = 0, o = 0; i < axes.length; i++) axisStride.push(axes[i].dropped ? 0 : outStride[o++]);
+  const axisStride = outputStrides(axes);
   // Where zarrita fills (no fill of read's own), a chunk that failed under
   // chunkErrors: "fill" gets the value zarrita fills with.
   const fill = plan.valuesFill ?? { value: plan.za.fillValue };
