@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import { createChunkCache, read, ready, register } from "../../../js/index.js";
-import { writeArray } from "../support/hand-store.js";
+import { selectReference, writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 128;
@@ -52,9 +52,7 @@ const within = (promise, ms) =>
     new Promise((r) => setTimeout(() => r("pending"), ms)),
   ]);
 function expected(r0, r1, c0, c1, from = values, width = side) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(from[r * width + c]);
-  return out;
+  return Array.from(selectReference(from, [from.length / width, width], [[r0, r1, 1], [c0, c1, 1]]).data);
 }
 
 describe("a chunk cache's shared fetch", () => {

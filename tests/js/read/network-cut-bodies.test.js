@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { createReadPool, createReadScheduler, read, ready, register, withScheduler } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
-import { windowOf, readRoutes } from "../support/read-routes.js";
+import { readRoutes, windowOf, withAndWithoutScheduler } from "../support/read-routes.js";
+import { rejectionOf } from "../support/expect-error.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -48,7 +49,7 @@ async function opened(path, store = new zarr.FetchStore(server.url, { useSuffixR
   return arr;
 }
 const routes = readRoutes(() => pool);
-const cases = ["s", "plain"].flatMap((path) => Object.keys(routes).flatMap((route) => [[path, route, false], [path, route, true]]));
+const cases = ["s", "plain"].flatMap((path) => withAndWithoutScheduler(routes).map((c) => [path, ...c]));
 const shardOrChunk = (path) => (path === "s" ? "/s/c/0/0" : "/plain/c/0/0");
 // Inner chunks (0, 1) and (0, 2) of shard c/0/0, or a part of chunk c/0/0.
 const selection = [s(0, 32), s(32, 128)];
@@ -74,18 +75,14 @@ describe("a server that cuts some answers mid-body", () => {
     const arr = await opened(path);
     const scheduler = scheduled ? createReadScheduler({ maxRequests: 2 }) : undefined;
     server.fail(shardOrChunk(path), "cut", "cut", "cut", "cut", "cut", "cut", "cut", "cut");
-    let error;
-    try {
-      await routes[route](arr, selection, { scheduler, retry: { ...retry, retries: 2 } });
-    } catch (e) {
-      error = e;
-    }
+    const error = await rejectionOf(routes[route](arr, selection, { scheduler, retry: { ...retry, retries: 2 } }));
     // Faults left over (a coalesced read asks once per attempt, an uncoalesced one per inner chunk) forgotten.
     server.clearFaults(shardOrChunk(path));
     expect(error?.code).toBe("FETCH_FAILED");
     expect(error.message).toContain(`read: fetching ${shardOrChunk(path)} from the store failed 3 times (a network error (`);
     // Every slot free again. (Not at once: a failed read's other requests
-    // go on retrying: read-failure-stops-requests.test.js.)
+    // in flight are aborted, and free their slots as their aborts settle:
+    // read-failure-stops-requests.test.js.)
     for (let t = 0; scheduler && t < 300 && scheduler.stats().waiting + scheduler.stats().inFlight > 0; t++) await new Promise((r) => setTimeout(r, 10));
     if (scheduler) expect(scheduler.stats()).toMatchObject({ waiting: 0, inFlight: 0 });
     // Another shard, or chunk, of the array reads right through the same scheduler.

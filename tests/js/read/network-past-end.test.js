@@ -14,6 +14,7 @@ import * as zarr from "zarrita";
 import { createReadPool, createReadScheduler, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { windowOf, readRoutes, withAndWithoutScheduler } from "../support/read-routes.js";
+import { rejectionOf } from "../support/expect-error.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -52,12 +53,7 @@ describe("an inner chunk wholly past the end of its shard (the server answers 41
     const arr = await zarr.open(zarr.root(new zarr.FetchStore(server.url)).resolve("a"), { kind: "array" });
     const options = scheduled ? { scheduler: createReadScheduler({ maxRequests: 2 }) } : {};
     // Inner chunk (3, 3) of shard c/0/1: array rows 96..128, columns 224..256.
-    let error;
-    try {
-      await routes[route](arr, [s(96, 128), s(224, 256)], options);
-    } catch (e) {
-      error = e;
-    }
+    const error = await rejectionOf(routes[route](arr, [s(96, 128), s(224, 256)], options));
     expect(error?.code).toBe("LENGTH_MISMATCH");
     expect(error.message).toContain(`read: shard /a/c/0/1: asked the store for bytes ${SHARD - INNER}-${SHARD - 1} (${INNER} bytes)`);
     expect(error.message).toMatch(/416/);

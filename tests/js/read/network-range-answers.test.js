@@ -14,7 +14,7 @@ import * as zarr from "zarrita";
 import { createReadPool, read, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { rejectionOf } from "../support/memory-store.js";
-import { windowOf } from "../support/read-routes.js";
+import { neverWrong, windowOf } from "../support/read-routes.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -58,17 +58,6 @@ const open = (path, options) => zarr.open(zarr.root(new zarr.FetchStore(server.u
 
 const expected = (r0, r1, c0, c1) => windowOf(values, side, r0, r1, c0, c1);
 
-// zarr.get on the same server: it may refuse, but never give other values.
-async function neverWrong(promise, want) {
-  let got;
-  try {
-    got = await promise;
-  } catch {
-    return "refused";
-  }
-  expect(Array.from(got.data)).toEqual(want);
-  return "right";
-}
 
 // Every way of reading `selection`, each on a freshly opened array.
 const routes = {

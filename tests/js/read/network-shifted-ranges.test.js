@@ -14,6 +14,7 @@ import * as zarr from "zarrita";
 import { createReadPool, createReadScheduler, ready, register } from "../../../js/index.js";
 import { writeArray } from "../support/hand-store.js";
 import { readRoutes, withAndWithoutScheduler } from "../support/read-routes.js";
+import { rejectionOf } from "../support/expect-error.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 256;
@@ -43,12 +44,7 @@ const cases = withAndWithoutScheduler(routes);
 test.each(cases)("%s (scheduler: %s): an inner chunk answered with bytes from 100 bytes on is CHECKSUM_MISMATCH, never values", async (route, scheduled) => {
   const arr = await zarr.open(zarr.root(new zarr.FetchStore(server.url, { useSuffixRequest: true })).resolve("a"), { kind: "array" });
   const options = scheduled ? { scheduler: createReadScheduler({ maxRequests: 2 }) } : {};
-  let error;
-  try {
-    await routes[route](arr, [s(0, 32), s(32, 64)], options);
-  } catch (e) {
-    error = e;
-  }
+  const error = await rejectionOf(routes[route](arr, [s(0, 32), s(32, 64)], options));
   expect(error?.code).toBe("CHECKSUM_MISMATCH");
   expect(error.message).toContain("inner chunk (0, 1) of shard c/0/0");
 });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { createChunkCache, createReadPool, read, ready, register } from "../../../js/index.js";
-import { writeArray } from "../support/hand-store.js";
+import { selectReference, writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 64;
@@ -39,9 +39,7 @@ beforeEach(() => server.reset());
 const s = zarr.slice;
 const open = (path) => zarr.open(zarr.root(new zarr.FetchStore(server.url)).resolve(path), { kind: "array" });
 function expected(r0, r1, c0, c1, f = (x) => x) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(f(floats[r * side + c]));
-  return out;
+  return Array.from(selectReference(floats, [side, side], [[r0, r1, 1], [c0, c1, 1]]).data, f);
 }
 const ways = {
   read: () => ({}),

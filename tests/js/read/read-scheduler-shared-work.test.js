@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { createChunkCache, createReadScheduler, read, ready, register } from "../../../js/index.js";
-import { writeArray } from "../support/hand-store.js";
+import { selectReference, writeArray } from "../support/hand-store.js";
 import { memoryStore } from "../support/memory-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
@@ -36,9 +36,7 @@ afterAll(() => server?.close());
 
 const s = zarr.slice;
 function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
+  return Array.from(selectReference(values, [side, side], [[r0, r1, 1], [c0, c1, 1]]).data);
 }
 const gone = () => {
   throw new Error("tile gone");

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { createReadScheduler, read, ready, register } from "../../../js/index.js";
 import { linkOf } from "../../../js/read/fetch/scheduling/link-estimate.js";
-import { writeArray } from "../support/hand-store.js";
+import { selectReference, writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
 const side = 1024;
@@ -34,9 +34,7 @@ afterAll(() => server?.close());
 
 const s = zarr.slice;
 function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
+  return Array.from(selectReference(values, [side, side], [[r0, r1, 1], [c0, c1, 1]]).data);
 }
 
 test("a late high-priority tile waits behind at most a window of low-priority bytes, and nothing low starts meanwhile", async () => {

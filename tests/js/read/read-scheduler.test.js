@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "@jest/globals";
 import * as zarr from "zarrita";
 import { createChunkCache, createReadPool, createReadScheduler, diagnostics, read, ready, register } from "../../../js/index.js";
-import { writeArray } from "../support/hand-store.js";
+import { selectReference, writeArray } from "../support/hand-store.js";
 import { memoryStore } from "../support/memory-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 
@@ -34,9 +34,7 @@ beforeEach(() => server.release());
 const s = zarr.slice;
 const open = (path = "s") => zarr.open(zarr.root(new zarr.FetchStore(server.url, { useSuffixRequest: true })).resolve(path), { kind: "array" });
 function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
+  return Array.from(selectReference(values, [side, side], [[r0, r1, 1], [c0, c1, 1]]).data);
 }
 // The byte range of inner chunk (r, c) (of 32 x 32) in its shard, as the server logs it.
 const rangeOf = (r, c) => {

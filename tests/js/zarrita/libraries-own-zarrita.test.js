@@ -17,11 +17,11 @@
 // (Registration is this file's state: the layouts run in order, the
 // unregistered one first. Jest gives the file its own module graph.)
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { diagnostics, read, ready, register } from "../../../js/index.js";
-import { fixturePath } from "../support/fixtures.js";
+import { fixtureInMemory, fixturePath } from "../support/fixtures.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 import { pathsTaken } from "../support/read-compare.js";
 
@@ -148,15 +148,7 @@ async function rendered(omeZarr, store, image) {
 let server;
 
 beforeAll(async () => {
-  const files = new Map();
-  for (const name of ["ome-zarr-0.4.zarr", "ome-zarr-0.5.zarr"]) {
-    const root = fixturePath(name);
-    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const path = join(entry.parentPath ?? entry.path, entry.name);
-      files.set(`/${name}/${relative(root, path)}`, new Uint8Array(readFileSync(path)));
-    }
-  }
+  const files = fixtureInMemory(fixturePath(""), ["ome-zarr-0.4.zarr", "ome-zarr-0.5.zarr"]);
   server = await startNetworkServer(files);
   await ready();
 });

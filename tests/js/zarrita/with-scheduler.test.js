@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createReadScheduler, read, ready, register, withScheduler } from "../../../js/index.js";
-import { writeArray } from "../support/hand-store.js";
+import { selectReference, writeArray } from "../support/hand-store.js";
 import { startNetworkServer } from "../support/network-server.mjs";
 import { expectCodecError } from "../support/expect-error.js";
 import { ZARRITAS } from "../support/zarritas.js";
@@ -31,9 +31,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 function expected(r0, r1, c0, c1) {
-  const out = [];
-  for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(values[r * side + c]);
-  return out;
+  return Array.from(selectReference(values, [side, side], [[r0, r1, 1], [c0, c1, 1]]).data);
 }
 // A suffix request per index: one request per store call.
 const fetchStore = (zarr) => new zarr.FetchStore(server.url, { useSuffixRequest: true });
