@@ -27,10 +27,8 @@ if (!isMainThread && workerData?.networkServerThread) {
     requests: () => server.requests().map(moved),
     totals: () => server.totals(),
     busy: () => server.busy(),
-    inFlightPeak: () => server.inFlightPeak(),
     reset: () => server.reset(),
     configure: (changes) => server.configure(changes),
-    fail: ([path, ...list]) => server.fail(path, ...list),
     close: () => server.close(),
   };
   parentPort.on("message", async ({ id, op, arg }) => {
@@ -79,10 +77,8 @@ export async function startNetworkServerThread(files, options = {}) {
     requests: () => call("requests"),
     totals: () => call("totals"),
     busy: () => call("busy"),
-    inFlightPeak: () => call("inFlightPeak"),
     reset: () => call("reset"),
     configure: (changes) => call("configure", changes),
-    fail: (path, ...list) => call("fail", [path, ...list]),
     close: async () => {
       await call("close");
       await worker.terminate();

@@ -42,12 +42,12 @@ export function networkStore(name, quick) {
 }
 
 /** "2 cores (AMD EPYC ...), Node v20...": the machine a result was measured on. */
-export function machineLine() {
+function machineLine() {
   return `${cpus().length} cores (${cpus()[0]?.model?.trim() ?? "unknown CPU"}), Node ${process.version}`;
 }
 
 /** The checkout's commit, short ("unknown" outside a git checkout). */
-export function commitOf() {
+function commitOf() {
   try {
     return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
   } catch {

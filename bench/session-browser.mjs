@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
 import { openBenchPage } from "./bench-page.mjs";
 import { networkStore, writeResults } from "./network-store.mjs";
-import { runFacts, sessionScenarios, shardLayout, whereTimeWent } from "./session-cases.mjs";
+import { runFacts, sessionScenarios, settle, shardLayout, whereTimeWent } from "./session-cases.mjs";
 import { printSession, printTraces, readerTitles, summarise } from "./session-report.mjs";
 
 const args = process.argv.slice(2);
@@ -78,27 +78,16 @@ try {
   };
   const built = Object.keys(readers).filter((n) => readers[n].built !== false);
 
-  /** The server quiet (nothing served or waiting) for `quietMs`, at most 10 s. */
-  async function settle(quietMs) {
-    const until = performance.now() + 10000;
-    let quietSince = performance.now();
-    while (performance.now() < until) {
-      if (server.busy() > 0) quietSince = performance.now();
-      else if (performance.now() - quietSince >= quietMs) return true;
-      await sleep(5);
-    }
-    return false;
-  }
   const quietMs = 2 * latencyMs + 25;
 
   /** One run of `scenario` (variant "together", or "alone") by one reader in the page. */
   async function once(name, scenario, variant) {
     await page.evaluate(([n, s, v]) => window.bench.open(n, s, v), [name, scenario.name, variant]);
-    await settle(0);
+    await settle(server, 0);
     server.reset();
     const result = await page.evaluate((t) => window.bench.run(t), timeoutMs);
     if (result.error) throw new Error(`${name}, ${scenario.name}${variant === "alone" ? " alone" : ""}: ${result.error}`);
-    const quiet = await settle(quietMs);
+    const quiet = await settle(server, quietMs);
     const log = server.requests();
     const run = { ...result.run, t0: result.run.t0 + shift };
     return { ...runFacts(run), ...server.totals(), quiet, run, log, where: whereTimeWent(run, log, layout), stats: result.stats };

@@ -97,6 +97,23 @@ export function arraysOf(scenario) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * `server` quiet (nothing served or waiting) for `quietMs`, at most 10 s:
+ * after a run, time for any request a client still makes (a stale read's
+ * next fetch) to arrive. `server.busy()` may answer in a promise (the
+ * server in a worker thread). False where it never was.
+ */
+export async function settle(server, quietMs) {
+  const until = performance.now() + 10000;
+  let quietSince = performance.now();
+  while (performance.now() < until) {
+    if ((await server.busy()) > 0) quietSince = performance.now();
+    else if (performance.now() - quietSince >= quietMs) return true;
+    await sleep(5);
+  }
+  return false;
+}
+
 const isAbort = (error) => error?.name === "AbortError" || /abort/i.test(String(error?.message ?? error));
 
 /**

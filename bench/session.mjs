@@ -45,7 +45,7 @@ import * as pkg from "../js/index.js";
 import { checkSample } from "./network-cases.mjs";
 import { networkStore, writeResults } from "./network-store.mjs";
 import { startNetworkServerThread } from "./network-server-thread.mjs";
-import { alone, arraysOf, checkRun, runFacts, runScenario, sessionScenarios, shardLayout, whereTimeWent } from "./session-cases.mjs";
+import { alone, arraysOf, checkRun, runFacts, runScenario, sessionScenarios, settle, shardLayout, whereTimeWent } from "./session-cases.mjs";
 import { printSession, printTraces, readerTitles, summarise } from "./session-report.mjs";
 import { registries } from "./zarrita-alone.mjs";
 
@@ -167,21 +167,7 @@ try {
   const names = Object.keys(readers);
   const built = names.filter((n) => readers[n].built !== false);
 
-  /**
-   * The server quiet (nothing served or waiting) for `quietMs`, at most
-   * 10 s: after a run, two round trips and a little more, time for any
-   * request a client still makes (a stale read's next fetch) to arrive.
-   */
-  async function settle(quietMs) {
-    const until = performance.now() + 10000;
-    let quietSince = performance.now();
-    while (performance.now() < until) {
-      if ((await server.busy()) > 0) quietSince = performance.now();
-      else if (performance.now() - quietSince >= quietMs) return true;
-      await sleep(5);
-    }
-    return false;
-  }
+  // After a run: two round trips and a little more.
   const quietMs = 2 * latencyMs + 25;
   // A wave's signal is shared by its reads (16 tiles, 48 for the ring),
   // each of which may listen to it more than once at a time (read: the
@@ -200,12 +186,12 @@ try {
       const key = reader.perPriority ? `${array}@${priority}` : array;
       if (!arrays.has(key)) arrays.set(key, await session.open(array, priority));
     }
-    await settle(0);
+    await settle(server, 0);
     gc();
     await server.reset();
     const get = (array, sel, options) => session.get(arrays.get(reader.perPriority ? `${array}@${options.priority}` : array), sel, options);
     const run = await runScenario(scenario, get, { timeoutMs, onSignal: roomFor });
-    const quiet = await settle(quietMs);
+    const quiet = await settle(server, quietMs);
     const log = await server.requests();
     const facts = runFacts(run);
     try {

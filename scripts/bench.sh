@@ -36,23 +36,16 @@ if [[ "${1:-}" == memory ]]; then
   bash scripts/build-wasm.sh >/dev/null
   exec node --expose-gc bench/memory.mjs "$@"
 fi
-if [[ "${1:-}" == network ]]; then
+if [[ "${1:-}" == network || "${1:-}" == session ]]; then
+  # bench/<name>.mjs in Node, or with --browser bench/<name>-browser.mjs in Chromium.
+  name=$1
   shift
   bash scripts/build-wasm.sh >/dev/null
   if [[ "${1:-}" == --browser ]]; then
     shift
-    exec node bench/network-browser.mjs "$@"
+    exec node "bench/$name-browser.mjs" "$@"
   fi
-  exec node --expose-gc bench/network.mjs "$@"
-fi
-if [[ "${1:-}" == session ]]; then
-  shift
-  bash scripts/build-wasm.sh >/dev/null
-  if [[ "${1:-}" == --browser ]]; then
-    shift
-    exec node bench/session-browser.mjs "$@"
-  fi
-  exec node --expose-gc bench/session.mjs "$@"
+  exec node --expose-gc "bench/$name.mjs" "$@"
 fi
 if [[ "${1:-}" == array-to-array ]]; then
   shift
