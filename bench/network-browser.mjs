@@ -18,12 +18,11 @@
 // The temp folders (store, build) are removed at the end.
 //
 //   node bench/network-browser.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25,25,inf] [--trace] [--no-store] [--no-write]
-import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
 import { openBenchPage } from "./bench-page.mjs";
 import { logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
-import { networkStore, writeResults } from "./network-store.mjs";
+import { networkStore, writeResults, printer } from "./network-store.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -64,12 +63,7 @@ try {
   }
 
   const cases = networkCases(side);
-  const loadBefore = loadavg();
-  const printed = [];
-  const print = (line) => {
-    console.log(line);
-    printed.push(line);
-  };
+  const { print, printed, loadLine } = printer();
   for (const latencyMs of latencies) {
     for (const rate of rates) {
       server.configure({ latencyMs, rateBytesPerSec: rate * 1e6 });
@@ -81,8 +75,7 @@ try {
     }
   }
   if (problems.length) throw new Error(`the page failed: ${problems.join("; ")}`);
-  const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
-  const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
+  const load = loadLine();
   console.log(load);
   if (write) writeResults("network-browser", `Reads over a network in Chromium (bench/network-browser.mjs ${args.join(" ")})`, printed, { facts: load });
 } finally {

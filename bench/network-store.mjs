@@ -6,7 +6,7 @@
 // bench/session.mjs and their Chromium twins.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadFolder } from "./network-files.mjs";
@@ -72,4 +72,24 @@ export function writeResults(name, what, lines, { facts, json } = {}) {
   const md = [`${what}, measured ${date} on ${machine}, commit ${commit}${facts ? `, ${facts}` : ""}.`, "", "```", ...lines, "```", ""].join("\n");
   writeFileSync(join(root, `bench/${name}-results.md`), md);
   if (json) writeFileSync(join(root, `bench/${name}-results.json`), `${JSON.stringify({ date, machine, commit, ...json }, null, 1)}\n`);
+}
+
+const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
+
+/**
+ * What a bench prints, kept for its results file: print(line) logs a line
+ * and keeps it in `printed`; loadLine() is the load average when the
+ * printer was made and now.
+ */
+export function printer() {
+  const printed = [];
+  const loadBefore = loadavg();
+  return {
+    printed,
+    print: (line = "") => {
+      console.log(line);
+      printed.push(line);
+    },
+    loadLine: () => `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`,
+  };
 }

@@ -42,11 +42,10 @@
 // bench/network-results.md, with the command line, machine and load.
 //
 //   node --expose-gc bench/network.mjs [--quick] [--rounds=N] [--latency=0,25,100] [--rate=6.25,25,inf] [--concurrent=6] [--trace] [--suffix-requests] [--no-write]
-import { loadavg } from "node:os";
 import * as zarr from "zarrita";
 import * as pkg from "../js/index.js";
 import { checkSample, logFacts, measureCases, networkCases, printTable } from "./network-cases.mjs";
-import { networkStore, writeResults } from "./network-store.mjs";
+import { networkStore, writeResults, printer } from "./network-store.mjs";
 import { startNetworkServerThread } from "./network-server-thread.mjs";
 import { registries } from "./zarrita-alone.mjs";
 
@@ -127,12 +126,7 @@ try {
   }
 
   const cases = networkCases(side);
-  const loadBefore = loadavg();
-  const printed = [];
-  const print = (line) => {
-    console.log(line);
-    printed.push(line);
-  };
+  const { print, printed, loadLine } = printer();
   for (const latencyMs of latencies) {
     for (const rate of rates) {
       await server.configure({ latencyMs, rateBytesPerSec: rate * 1e6 });
@@ -146,8 +140,7 @@ try {
       if (traces.length) console.log(`\n-- requests on the timeline at ${latencyMs} ms (w = wave: round trips in a row)\n${traces.join("\n")}`);
     }
   }
-  const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
-  const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
+  const load = loadLine();
   console.log(load);
   if (write) writeResults("network", `Reads over a network (bench/network.mjs ${args.join(" ")})`, printed, { facts: load });
 } finally {

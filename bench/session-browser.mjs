@@ -17,11 +17,10 @@
 // --no-write) writes bench/session-browser-results.md.
 //
 //   node bench/session-browser.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25] [--trace] [--no-store] [--no-write]
-import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { startNetworkServer } from "../tests/js/support/network-server.mjs";
 import { openBenchPage } from "./bench-page.mjs";
-import { networkStore, writeResults } from "./network-store.mjs";
+import { networkStore, writeResults, printer } from "./network-store.mjs";
 import { runFacts, sessionScenarios, settle, shardLayout, whereTimeWent } from "./session-cases.mjs";
 import { printSession, printTraces, readerTitles, summarise } from "./session-report.mjs";
 
@@ -105,12 +104,7 @@ try {
     }
   };
 
-  const loadBefore = loadavg();
-  const printed = [];
-  const print = (line = "") => {
-    console.log(line);
-    printed.push(line);
-  };
+  const { print, printed, loadLine } = printer();
   for (const rate of rates) {
     server.configure({ rateBytesPerSec: rate * 1e6 });
     // A run of each reader first, not counted (compiling, JIT, and a reader
@@ -137,8 +131,7 @@ try {
     printSession({ header, summary, rate, readers, scenarios, unhandled }, print);
     if (trace) printTraces({ results, readers, scenarios }, print);
   }
-  const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
-  print(`load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`);
+  print(loadLine());
   if (problems.length) throw new Error(`the page failed: ${problems.join("; ")}`);
   if (write) writeResults("session-browser", `A viewer's session in Chromium (bench/session-browser.mjs ${args.join(" ")})`, printed);
 } finally {

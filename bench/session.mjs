@@ -39,11 +39,10 @@
 //
 //   node --expose-gc bench/session.mjs [--quick] [--rounds=N] [--latency=25] [--rate=6.25] [--concurrent=6] [--readers=zarrita,coalesce,read,scheduler,wrapper] [--trace] [--no-write]
 import { setMaxListeners } from "node:events";
-import { loadavg } from "node:os";
 import * as zarr from "zarrita";
 import * as pkg from "../js/index.js";
 import { checkSample } from "./network-cases.mjs";
-import { networkStore, writeResults } from "./network-store.mjs";
+import { networkStore, writeResults, printer } from "./network-store.mjs";
 import { startNetworkServerThread } from "./network-server-thread.mjs";
 import { alone, arraysOf, checkRun, runFacts, runScenario, sessionScenarios, settle, shardLayout, whereTimeWent } from "./session-cases.mjs";
 import { printSession, printTraces, readerTitles, summarise } from "./session-report.mjs";
@@ -204,12 +203,7 @@ try {
   }
 
   const scenarios = sessionScenarios(side);
-  const loadBefore = loadavg();
-  const printed = [];
-  const print = (line = "") => {
-    console.log(line);
-    printed.push(line);
-  };
+  const { print, printed, loadLine } = printer();
   const json = { rates: [], hasScheduler, hasWrapper };
   for (const rate of rates) {
     await server.configure({ rateBytesPerSec: rate * 1e6 });
@@ -247,8 +241,7 @@ try {
     if (trace) printTraces({ results, readers, scenarios }, print);
     json.rates.push({ rate, summary });
   }
-  const showLoad = (l) => l.map((x) => x.toFixed(2)).join(", ");
-  const load = `load average (1, 5, 15 min) ${showLoad(loadBefore)} before, ${showLoad(loadavg())} after`;
+  const load = loadLine();
   print(load);
   if (write) writeResults("session", `A viewer's session (bench/session.mjs ${args.join(" ")})`, printed, { json: { load, latencyMs, maxConcurrent, rounds, side, ...json } });
 } finally {
