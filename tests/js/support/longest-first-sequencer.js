@@ -51,7 +51,7 @@ export const SLOW_SUITES = {
   "tests/js/reliability/memory-recycle.test.js": 8,
 };
 
-export const NEW_SUITE_SECONDS = 8;
+const NEW_SUITE_SECONDS = 8;
 
 export default class LongestFirstSequencer extends TestSequencer {
   sort(tests) {

@@ -25,7 +25,7 @@ export function globalTeardown() {
 }
 
 /** The run's shared folder, or undefined outside a Jest run with the global setup. */
-export function testRunFolder() {
+function testRunFolder() {
   const dir = process.env[VARIABLE];
   return dir && existsSync(dir) ? dir : undefined;
 }
