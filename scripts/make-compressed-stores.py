@@ -117,6 +117,7 @@ from zarr.n5 import N5Store
 # No __pycache__ left in scripts/ by the import beside this script.
 sys.dont_write_bytecode = True
 from crc32c_reference import crc32c  # noqa: E402
+from packbits_reference import packbits  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 SHAPE, CHUNKS = (20, 30), (12, 24)
@@ -345,15 +346,6 @@ def encode_bytes_to_bytes(codec, raw, itemsize, frame_typesize=None):
     if name == "crc32c":
         return raw + struct.pack("<I", crc32c(raw))
     raise ValueError(name)
-
-
-def packbits(values, bits):
-    """packbits (zarr-extensions): each value's low `bits` bits, least
-    significant first, one continuous bit stream, padded with 0 bits."""
-    width = values.dtype.itemsize * 8
-    all_bits = np.unpackbits(np.ascontiguousarray(values).astype(values.dtype.newbyteorder("<")).view("u1"),
-                             bitorder="little").reshape(-1, width)
-    return np.packbits(all_bits[:, :bits].reshape(-1), bitorder="little").tobytes()
 
 
 def encode_chunk(chunk, dt, chain, frame_typesize=None):

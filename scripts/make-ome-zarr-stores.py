@@ -50,6 +50,7 @@ from numcodecs import Delta, Zstd
 # No __pycache__ left in scripts/ by the import beside this script.
 sys.dont_write_bytecode = True
 from crc32c_reference import crc32c  # noqa: E402
+from packbits_reference import packbits  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 LEVELS = [(100, 90), (50, 45)]
@@ -96,14 +97,6 @@ def write_04():
 
 
 # ---- OME-Zarr 0.5: Zarr v3, sharded ---------------------------------------------------
-
-
-def packbits(chunk, bits):
-    """packbits (zarr-extensions): each value's low `bits` bits, least
-    significant first, one continuous bit stream, padded with 0 bits."""
-    width = chunk.dtype.itemsize * 8
-    all_bits = np.unpackbits(np.ascontiguousarray(chunk).view("u1"), bitorder="little").reshape(-1, width)
-    return np.packbits(all_bits[:, :bits].reshape(-1), bitorder="little").tobytes()
 
 
 def encode_inner(chunk, image):
