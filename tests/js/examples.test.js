@@ -1,7 +1,9 @@
 // The demo and the Node examples run and say what they should; every value
 // they print is recomputed here from the sample generator's formulas.
-import { expect, jest, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { availableParallelism, tmpdir } from "node:os";
 import {
   DETECTION_FIELDS, LABELS, makeActivations, makeDetections, makeImage, makeMask, makeWeights,
@@ -9,7 +11,16 @@ import {
 import { ROOT } from "./support/browser.js";
 
 jest.setTimeout(60000);
-const run = (script, args = []) => execFileSync("node", [script, ...args], { cwd: ROOT, encoding: "utf8" });
+// The children write their stores into a temporary folder of their own
+// (TMPDIR): examples-temp-files.test.js, running alongside, checks that
+// no demo or example folder reaches the shared one.
+let temp;
+beforeAll(() => {
+  temp = mkdtempSync(join(tmpdir(), "examples-run-"));
+});
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+const childOptions = () => ({ cwd: ROOT, encoding: "utf8", env: { ...process.env, TMPDIR: temp } });
+const run = (script, args = []) => execFileSync("node", [script, ...args], childOptions());
 
 // createReadPool()'s size: the cores less one, where the package can count
 // them (navigator from Node 21, process.getBuiltinModule from 20.16), else 4 less one.
@@ -43,7 +54,7 @@ test("npm run demo's script verifies every value and reports sizes and speed", (
   expect(out).not.toContain("MISMATCH");
   // the store's folder is gone by the end: the demo does not name it
   expect(out).toContain("to a temporary folder, removed when the demo ends");
-  expect(out).not.toContain(tmpdir());
+  expect(out).not.toContain(temp);
 });
 
 test("examples/node/direct-codecs.mjs", () => {
@@ -88,7 +99,7 @@ test("examples/node/read-local-store.mjs reads every array of the sample store t
 });
 
 test("examples/node/read-local-store.mjs names a missing array and fails", () => {
-  const { status, stdout, stderr } = spawnSync("node", ["examples/node/read-local-store.mjs", "--sample", "nowhere"], { cwd: ROOT, encoding: "utf8" });
+  const { status, stdout, stderr } = spawnSync("node", ["examples/node/read-local-store.mjs", "--sample", "nowhere"], childOptions());
   expect(status).toBe(1);
   expect(stdout).toBe("wrote the sample store to a temporary folder (removed at the end)\n");
   expect(stderr).toMatch(/^read-local-store: NOT_FOUND: array "nowhere": withDataTypes: no Zarr array or group at \/nowhere \(.*\/nowhere\/\): /);
