@@ -4,14 +4,19 @@
 // drains them; a request of lower priority held until what is left of the
 // higher ones is a round trip's worth; nothing lower while a shard's index
 // of higher priority is on its way. Hand-made tickets on a link of fixed
-// figures, slow enough (10 bytes a ms) that real timers tell the steps
-// apart; expected times worked out by hand from the figures.
-import { describe, expect, test } from "@jest/globals";
+// figures (10 bytes a ms), on Jest's fake clock (the queue's timers, its
+// next tasks and performance.now), so that the times are the queue's own,
+// whatever the load on the machine; expected times worked out by hand
+// from the figures.
+import { afterEach, beforeEach, describe, expect, jest, test } from "@jest/globals";
 import { createReadScheduler } from "../../../js/index.js";
 import { queueOf } from "../../../js/read/fetch/scheduling/read-scheduler.js";
 import { LinkEstimate } from "../../../js/read/fetch/scheduling/link-estimate.js";
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Promises and microtasks stay real: the queue's awaits run between timers.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ["nextTick", "queueMicrotask"] }));
+afterEach(() => jest.useRealTimers());
+const sleep = (ms) => jest.advanceTimersByTimeAsync(ms);
 
 /** A link whose figures are given: 20 ms a round trip, 10 bytes a ms. */
 class FixedLink extends LinkEstimate {
