@@ -96,7 +96,9 @@ export class LinkEstimate {
       if (a.bytes > SMALL_ANSWER) continue;
       if (a.trips === 2) {
         if (suffix === undefined || ms / 2 < suffix) suffix = ms / 2;
-      } else if (small === undefined || ms < small) small = ms;
+        continue;
+      }
+      if (small === undefined || ms < small) small = ms;
     }
     return { small, suffix, any };
   }
@@ -122,25 +124,37 @@ export class LinkEstimate {
     if (bytes < RATE_EVIDENCE_BYTES) return undefined;
     spans.sort((x, y) => x[0] - y[0]);
     // Each stretch of answers on their way begins with a round trip in
-    // which the link brings none of them: it is not counted, where small
-    // answers measured it (the shortest large answer is a round trip and
-    // a transfer: taking it off would leave little of the stretch); at
-    // most 7/8 of a stretch, where the round trip is a guess on the long
-    // side.
-    const { small, suffix } = this.#roundTrips();
-    const rtt = small ?? suffix ?? 0;
-    const carrying = (ms) => Math.max(ms - rtt, ms / 8);
-    let busy = 0;
+    // which the link brings none of them: it is not counted, as the small
+    // answers measure it less their own transfer (at the rate counting
+    // whole stretches, which errs low, so the round trip errs short: a
+    // 32 KiB answer is a round trip and 8 ms of a 4 MB/s link, and taking
+    // it whole off every stretch made the rate 4.26 MB/s there); where
+    // there are none, half a suffix request's. At most 7/8 of a stretch.
+    const stretches = [];
     let [from, to] = spans[0];
     for (const [a, b] of spans) {
       if (a > to) {
-        busy += carrying(to - from);
+        stretches.push(to - from);
         [from, to] = [a, b];
       } else if (b > to) to = b;
     }
-    busy += carrying(to - from);
+    stretches.push(to - from);
+    const whole = bytes / Math.max(stretches.reduce((sum, ms) => sum + ms, 0), 1);
+    const rtt = this.#roundTripLessTransfer(whole) ?? this.#roundTrips().suffix ?? 0;
+    const busy = stretches.reduce((sum, ms) => sum + Math.max(ms - rtt, ms / 8), 0);
     // A burst faster than the clock can tell: at least 1 ms.
     return bytes / Math.max(busy, 1);
+  }
+
+  /** The shortest small answer less its bytes' time at `bytesPerMs` (undefined where there is none). */
+  #roundTripLessTransfer(bytesPerMs) {
+    let rtt;
+    for (const a of this.#answers) {
+      if (a.bytes > SMALL_ANSWER || a.trips === 2) continue;
+      const ms = Math.max(0, a.endMs - a.startMs - a.bytes / bytesPerMs);
+      if (rtt === undefined || ms < rtt) rtt = ms;
+    }
+    return rtt;
   }
 
   /**
